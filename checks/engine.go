@@ -1,0 +1,230 @@
+package checks
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Options tunes an Engine. The zero value is usable.
+type Options struct {
+	// Timeout bounds each check's Run. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// DisabledRules are rule ids whose findings are dropped.
+	DisabledRules []string
+	// Severity overrides the severity of rule ids.
+	Severity map[string]Severity
+	// CacheEntries bounds the result cache. Zero means DefaultCacheEntries;
+	// negative disables it.
+	CacheEntries int
+}
+
+const (
+	DefaultTimeout      = 3 * time.Second
+	DefaultCacheEntries = 1024
+)
+
+// Result is what an Engine found in one file.
+type Result struct {
+	Findings []Finding // sorted by position, never nil
+	Errors   []CheckError
+	Cached   bool
+}
+
+// CheckError says that one check failed on one file; the other checks'
+// findings are still in the Result.
+type CheckError struct {
+	Check string
+	Err   error
+}
+
+func (e CheckError) Error() string { return e.Check + ": " + e.Err.Error() }
+
+// Engine runs checks over files. It is safe for concurrent use.
+type Engine struct {
+	checks   []Check
+	timeout  time.Duration
+	disabled map[string]bool
+	severity map[string]Severity
+	cache    *resultCache
+}
+
+// NewEngine returns an Engine that runs checks with opts.
+func NewEngine(opts Options, checks ...Check) *Engine {
+	e := &Engine{
+		checks:   checks,
+		timeout:  opts.Timeout,
+		disabled: map[string]bool{},
+		severity: opts.Severity,
+	}
+	if e.timeout <= 0 {
+		e.timeout = DefaultTimeout
+	}
+	for _, r := range opts.DisabledRules {
+		e.disabled[r] = true
+	}
+	switch {
+	case opts.CacheEntries == 0:
+		e.cache = newResultCache(DefaultCacheEntries)
+	case opts.CacheEntries > 0:
+		e.cache = newResultCache(opts.CacheEntries)
+	}
+	return e
+}
+
+// Checks returns the engine's checks.
+func (e *Engine) Checks() []Check { return e.checks }
+
+// Invalidate drops cached results, for when something outside the files
+// changed (a manifest, installed packages).
+func (e *Engine) Invalidate() {
+	if e.cache != nil {
+		e.cache.clear()
+	}
+}
+
+// Run runs every check that applies to f, concurrently, and returns their
+// findings with suppressions applied. Results are cached by path and content.
+func (e *Engine) Run(ctx context.Context, f *File) Result {
+	var key [32]byte
+	if e.cache != nil {
+		key = cacheKey(f)
+		if r, ok := e.cache.get(key); ok {
+			r.Cached = true
+			return r
+		}
+	}
+
+	type out struct {
+		findings []Finding
+		err      *CheckError
+	}
+	var applicable []Check
+	for _, c := range e.checks {
+		if c.Applies(f) {
+			applicable = append(applicable, c)
+		}
+	}
+	results := make([]out, len(applicable))
+	var wg sync.WaitGroup
+	for i, c := range applicable {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fs, err := e.runOne(ctx, c, f)
+			results[i] = out{findings: fs}
+			if err != nil {
+				results[i].err = &CheckError{Check: c.Name(), Err: err}
+			}
+		}()
+	}
+	wg.Wait()
+
+	r := Result{Findings: []Finding{}}
+	for i, o := range results {
+		if o.err != nil {
+			r.Errors = append(r.Errors, *o.err)
+		}
+		for _, fd := range o.findings {
+			fd.Check = applicable[i].Name()
+			r.Findings = append(r.Findings, fd)
+		}
+	}
+	r.Findings = e.postProcess(f, r.Findings)
+	// A cancelled caller must not poison the cache with partial results.
+	if e.cache != nil && ctx.Err() == nil && len(r.Errors) == 0 {
+		e.cache.put(key, r)
+	}
+	return r
+}
+
+// runOne runs a check with the engine's timeout. A check that overruns is
+// abandoned (its goroutine finishes on its own once it notices ctx); a panic
+// becomes an error, because one bad check must not take the daemon down.
+func (e *Engine) runOne(ctx context.Context, c Check, f *File) ([]Finding, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	type ret struct {
+		fs  []Finding
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- ret{err: fmt.Errorf("check panicked: %v\n%s", p, debug.Stack())}
+			}
+		}()
+		fs, err := c.Run(ctx, f)
+		done <- ret{fs, err}
+	}()
+	select {
+	case r := <-done:
+		return r.fs, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("timed out after %v", e.timeout)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// postProcess drops disabled and suppressed findings, applies severity
+// overrides, clamps offsets, removes duplicates, adds the "suppress" fix and
+// sorts.
+func (e *Engine) postProcess(f *File, in []Finding) []Finding {
+	sup := newSuppressions(f)
+	out := in[:0]
+	seen := map[[3]any]bool{}
+	for _, fd := range in {
+		if e.disabled[fd.Rule] || sup.suppressed(fd) {
+			continue
+		}
+		fd.Start = clamp(fd.Start, 0, len(f.Content))
+		fd.End = clamp(fd.End, fd.Start, len(f.Content))
+		k := [3]any{fd.Rule, fd.Start, fd.End}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if s, ok := e.severity[fd.Rule]; ok {
+			fd.Severity = s
+		}
+		if fix, ok := sup.fix(fd); ok {
+			fd.Fixes = append(fd.Fixes[:len(fd.Fixes):len(fd.Fixes)], fix)
+		}
+		out = append(out, fd)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+func cacheKey(f *File) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(f.Path))
+	h.Write([]byte{0})
+	h.Write(f.Content)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}

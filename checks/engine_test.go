@@ -1,0 +1,136 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// wordCheck flags every occurrence of a word; a real check, just a tiny one.
+type wordCheck struct {
+	word  string
+	rule  string
+	cat   Category
+	calls atomic.Int32
+}
+
+func (c *wordCheck) Name() string         { return "word:" + c.word }
+func (c *wordCheck) Applies(f *File) bool { return true }
+func (c *wordCheck) Run(ctx context.Context, f *File) ([]Finding, error) {
+	c.calls.Add(1)
+	var out []Finding
+	s := string(f.Content)
+	for i := 0; ; {
+		j := strings.Index(s[i:], c.word)
+		if j < 0 {
+			return out, nil
+		}
+		out = append(out, Finding{Rule: c.rule, Category: c.cat, Severity: SeverityWarning, Start: i + j, End: i + j + len(c.word), Message: "found " + c.word})
+		i += j + len(c.word)
+	}
+}
+
+type slowCheck struct{}
+
+func (slowCheck) Name() string         { return "slow" }
+func (slowCheck) Applies(f *File) bool { return true }
+func (slowCheck) Run(ctx context.Context, f *File) ([]Finding, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+type panicCheck struct{}
+
+func (panicCheck) Name() string         { return "panics" }
+func (panicCheck) Applies(f *File) bool { return true }
+func (panicCheck) Run(ctx context.Context, f *File) ([]Finding, error) {
+	panic("broken invariant")
+}
+
+func TestEngineSuppressions(t *testing.T) {
+	src := strings.Join([]string{
+		"x = eval(a)",
+		"y = eval(b)  # aisbx:ignore",
+		"# aisbx:ignore[py-eval]",
+		"z = eval(c)",
+		"w = eval(d)  # aisbx:ignore[other-rule]",
+		"token = 'SECRET'  # gitleaks:allow",
+	}, "\n")
+	e := NewEngine(Options{}, &wordCheck{word: "eval", rule: "py-eval", cat: CategoryDangerous},
+		&wordCheck{word: "SECRET", rule: "generic-secret", cat: CategorySecret})
+	r := e.Run(context.Background(), NewFile("/w", "/w/a.py", []byte(src)))
+	var lines []int
+	for _, f := range r.Findings {
+		lines = append(lines, strings.Count(src[:f.Start], "\n"))
+	}
+	if len(lines) != 2 || lines[0] != 0 || lines[1] != 4 {
+		t.Fatalf("findings on lines %v, want [0 4]: %+v", lines, r.Findings)
+	}
+	fix := r.Findings[0].Fixes[len(r.Findings[0].Fixes)-1]
+	if fix.Edits[0].NewText != "# aisbx:ignore[py-eval]\n" || fix.Edits[0].Start != 0 {
+		t.Errorf("suppress fix = %+v", fix)
+	}
+}
+
+func TestEngineCachesByContent(t *testing.T) {
+	c := &wordCheck{word: "eval", rule: "py-eval"}
+	e := NewEngine(Options{}, c)
+	f := NewFile("", "/a.py", []byte("eval(x)"))
+	r1 := e.Run(context.Background(), f)
+	r2 := e.Run(context.Background(), f)
+	if c.calls.Load() != 1 || !r2.Cached || len(r1.Findings) != 1 || len(r2.Findings) != 1 {
+		t.Fatalf("calls=%d cached=%v findings=%d/%d", c.calls.Load(), r2.Cached, len(r1.Findings), len(r2.Findings))
+	}
+	e.Run(context.Background(), NewFile("", "/a.py", []byte("eval(y)")))
+	if c.calls.Load() != 2 {
+		t.Fatalf("changed content not re-checked: calls=%d", c.calls.Load())
+	}
+	e.Invalidate()
+	e.Run(context.Background(), f)
+	if c.calls.Load() != 3 {
+		t.Fatalf("Invalidate did not drop the cache: calls=%d", c.calls.Load())
+	}
+}
+
+func TestEngineTimeoutAndPanicAreErrors(t *testing.T) {
+	e := NewEngine(Options{Timeout: 50 * time.Millisecond}, slowCheck{}, panicCheck{}, &wordCheck{word: "x", rule: "r"})
+	r := e.Run(context.Background(), NewFile("", "/f.txt", []byte("x")))
+	if len(r.Findings) != 1 {
+		t.Errorf("the healthy check's finding is lost: %+v", r.Findings)
+	}
+	if len(r.Errors) != 2 {
+		t.Fatalf("errors = %v, want a timeout and a panic", r.Errors)
+	}
+	for _, ce := range r.Errors {
+		if ce.Err == nil || errors.Is(ce.Err, context.Canceled) {
+			t.Errorf("unexpected error %v", ce)
+		}
+	}
+}
+
+func TestEngineDisabledAndSeverity(t *testing.T) {
+	e := NewEngine(Options{DisabledRules: []string{"a"}, Severity: map[string]Severity{"b": SeverityError}},
+		&wordCheck{word: "aa", rule: "a"}, &wordCheck{word: "bb", rule: "b"})
+	r := e.Run(context.Background(), NewFile("", "/f.go", []byte("aa bb")))
+	if len(r.Findings) != 1 || r.Findings[0].Rule != "b" || r.Findings[0].Severity != SeverityError {
+		t.Fatalf("findings = %+v", r.Findings)
+	}
+	if got := r.Findings[0].Fixes[0].Edits[0].NewText; got != "// aisbx:ignore[b]\n" {
+		t.Errorf("Go suppress comment = %q", got)
+	}
+}
+
+func TestDetectLanguage(t *testing.T) {
+	tests := map[string]Language{"a.py": LangPython, "x/Dockerfile": LangDockerfile, "b.tsx": LangTypeScript, "c": LangText}
+	for name, want := range tests {
+		if got := DetectLanguage(name, nil); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	if got := DetectLanguage("script", []byte("#!/usr/bin/env python3\n")); got != LangPython {
+		t.Errorf("shebang: %s", got)
+	}
+}
