@@ -79,6 +79,10 @@ type Finding struct {
 	// Check is the Name of the check that produced the finding; the engine
 	// fills it in.
 	Check string
+	// Fingerprint identifies what was found without revealing it (for a
+	// secret, "sha256:" + hex of the value). Allowlists and baselines store
+	// it instead of the value. Empty when the rule has no use for one.
+	Fingerprint string
 }
 
 // Fix is one way to resolve a finding by editing the file it is in.
