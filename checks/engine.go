@@ -222,7 +222,11 @@ func clamp(v, lo, hi int) int {
 func cacheKey(f *File) [32]byte {
 	h := sha256.New()
 	h.Write([]byte(f.Path))
-	h.Write([]byte{0})
+	if f.OnDisk {
+		h.Write([]byte{1})
+	} else {
+		h.Write([]byte{0})
+	}
 	h.Write(f.Content)
 	var k [32]byte
 	h.Sum(k[:0])

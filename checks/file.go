@@ -16,6 +16,11 @@ type File struct {
 	// Content is what the user sees: the editor's buffer or the file on disk.
 	Content  []byte
 	Language Language
+	// OnDisk reports that Content is what the file holds on disk (the file
+	// was just opened or saved, or is being checked from the CLI), so tools
+	// that read files themselves (go vet, eslint) see the same text. It is
+	// false for an editor buffer with unsaved changes.
+	OnDisk bool
 }
 
 // NewFile builds a File and detects its language.

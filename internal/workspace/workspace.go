@@ -1,0 +1,150 @@
+package workspace
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	"github.com/aisbx/aisbx/checks"
+	"github.com/aisbx/aisbx/internal/config"
+)
+
+// Workspace is the shared state of one root.
+type Workspace struct {
+	Root string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	log    *slog.Logger
+	opts   Options
+
+	users map[string]int // guarded by the Registry's lock
+
+	mu     sync.RWMutex
+	cfg    *config.Config // the last good config
+	loaded *config.Loaded // the last load, good or not
+	engine *checks.Engine
+	engErr error
+	events *broadcaster
+}
+
+func newWorkspace(parent context.Context, root string, opts Options) *Workspace {
+	ctx, cancel := context.WithCancel(parent)
+	w := &Workspace{
+		Root: root, ctx: ctx, cancel: cancel, opts: opts,
+		log:    opts.Logger.With("workspace", root),
+		users:  map[string]int{},
+		cfg:    config.Defaults(),
+		events: newBroadcaster(),
+	}
+	w.applyConfig(config.Load(root))
+	return w
+}
+
+// Context is cancelled when the workspace closes; scope background work to it.
+func (w *Workspace) Context() context.Context { return w.ctx }
+
+func (w *Workspace) close() {
+	w.cancel()
+	w.events.close()
+}
+
+// ConfigPath is the workspace's aisbx.toml ("" for the rootless workspace).
+func (w *Workspace) ConfigPath() string {
+	if w.Root == "" {
+		return ""
+	}
+	return filepath.Join(w.Root, config.FileName)
+}
+
+// Config returns the config in force: the last one that loaded without
+// errors.
+func (w *Workspace) Config() *config.Config {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.cfg
+}
+
+// Loaded returns the result of the last config load, with its problems and
+// the origin of each value.
+func (w *Workspace) Loaded() *config.Loaded {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.loaded
+}
+
+// ReloadConfig reads the config files again (after a save of aisbx.toml or
+// the user file). A broken file keeps the last good config in force; its
+// problems are in Loaded and in the EventConfig event.
+func (w *Workspace) ReloadConfig() {
+	w.applyConfig(config.Load(w.Root))
+}
+
+// ValidateConfig checks an unsaved aisbx.toml buffer without applying it.
+func (w *Workspace) ValidateConfig(data []byte) *config.Loaded {
+	layers := config.Load("").Layers // the user file, when there is one
+	return config.LoadLayers(append(layers, config.Layer{Path: w.ConfigPath(), Data: data})...)
+}
+
+func (w *Workspace) applyConfig(l *config.Loaded) {
+	w.mu.Lock()
+	w.loaded = l
+	applied := false
+	if l.Config != nil {
+		w.cfg = l.Config
+		applied = true
+		w.rebuildEngineLocked()
+	} else if w.engine == nil {
+		w.rebuildEngineLocked()
+	}
+	w.mu.Unlock()
+	for _, p := range l.Problems {
+		w.log.Warn("config problem", "problem", p.String())
+	}
+	w.events.publish(Event{Kind: EventConfig, ConfigApplied: applied, Problems: l.Problems})
+}
+
+func (w *Workspace) rebuildEngineLocked() {
+	if w.opts.NewEngine == nil {
+		w.engine = checks.NewEngine(checks.Options{})
+		return
+	}
+	e, err := w.opts.NewEngine(w.Root, w.cfg)
+	if err != nil {
+		w.log.Error("building checks engine", "err", err)
+		w.engErr = err
+		if w.engine == nil {
+			w.engine = checks.NewEngine(checks.Options{})
+		}
+		return
+	}
+	w.engine, w.engErr = e, nil
+}
+
+// Engine returns the checks engine for the config in force.
+func (w *Workspace) Engine() *checks.Engine {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.engine
+}
+
+// Check runs the workspace's checks on one file's content.
+func (w *Workspace) Check(ctx context.Context, path string, content []byte) checks.Result {
+	return w.Engine().Run(ctx, checks.NewFile(w.Root, path, content))
+}
+
+// Subscribe calls fn for every event of this workspace until the returned
+// func is called or the workspace closes. fn must not block for long.
+func (w *Workspace) Subscribe(fn func(Event)) (unsubscribe func()) {
+	return w.events.subscribe(fn)
+}
+
+// Users returns how many users hold the workspace.
+func (w *Workspace) Users() int {
+	n := 0
+	for _, c := range w.users {
+		n += c
+	}
+	return n
+}
