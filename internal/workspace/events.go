@@ -33,11 +33,15 @@ type broadcaster struct {
 }
 
 type subscriber struct {
-	mu    sync.Mutex
-	queue []Event
-	wake  chan struct{}
-	done  chan struct{}
+	mu       sync.Mutex
+	queue    []Event
+	wake     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
 }
+
+// stop ends the subscriber's goroutine; both unsubscribe and close call it.
+func (s *subscriber) stop() { s.stopOnce.Do(func() { close(s.done) }) }
 
 func newBroadcaster() *broadcaster { return &broadcaster{subs: map[int]*subscriber{}} }
 
@@ -68,14 +72,11 @@ func (b *broadcaster) subscribe(fn func(Event)) func() {
 			}
 		}
 	}()
-	var once sync.Once
 	return func() {
-		once.Do(func() {
-			b.mu.Lock()
-			delete(b.subs, id)
-			b.mu.Unlock()
-			close(s.done)
-		})
+		b.mu.Lock()
+		delete(b.subs, id)
+		b.mu.Unlock()
+		s.stop()
 	}
 }
 
@@ -99,6 +100,6 @@ func (b *broadcaster) close() {
 	b.closed = true
 	for id, s := range b.subs {
 		delete(b.subs, id)
-		close(s.done)
+		s.stop()
 	}
 }
