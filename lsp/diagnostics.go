@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -254,11 +253,9 @@ func configDiagnostics(idx *textpos.Index, problems []config.Problem, path strin
 		start, end := idx.LineStart(line), idx.LineEnd(line)
 		text := idx.Text()[start:end]
 		// Narrow to the key on that line when we can find it.
-		if p.Key != "" {
-			leaf := p.Key[strings.LastIndexByte(p.Key, '.')+1:]
-			if i := bytes.Index(text, []byte(leaf)); i >= 0 {
-				start, end = start+i, start+i+len(leaf)
-			}
+		if p.Leaf != "" && bytes.Contains(text, []byte(p.Leaf)) {
+			i := bytes.Index(text, []byte(p.Leaf))
+			start, end = start+i, start+i+len(p.Leaf)
 		} else if trimmed := bytes.TrimLeft(text, " \t"); len(trimmed) > 0 {
 			start += len(text) - len(trimmed)
 		}

@@ -75,7 +75,14 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	}
 	s.close()
 	_ = conn.Close()
-	<-conn.Done()
+	// Closing os.Stdin does not unblock a pending read of it, so do not wait
+	// for the reader forever: the process is about to exit anyway. Sockets
+	// and pipes do unblock, and return at once.
+	select {
+	case <-conn.Done():
+	case <-time.After(time.Second):
+		log.Debug("stream reader still blocked after close; leaving it")
+	}
 	log.Info("session ended", "exit_code", code)
 	return code
 }

@@ -49,6 +49,11 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"version": {cmdVersion, "print the version"},
+		"serve":   {cmdServe, "speak LSP on stdio, through the shared daemon (editors run this)"},
+		"daemon":  {cmdDaemon, "run the shared per-user daemon in the foreground"},
+		"status":  {cmdStatus, "show the daemon, its clients and workspaces"},
+		"doctor":  {cmdDoctor, "check the machine: Docker engine, socket, inotify, config, tools"},
+		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
 	}
 }
 

@@ -4,7 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
+
+// join formats key parts the way toml.Key.String does (quoting parts that
+// are not bare keys), so that lookups by md.Undecoded() keys match.
+func join(parts []string) string { return toml.Key(parts).String() }
 
 // keyLines maps each dotted key of a TOML document to the 1-based line that
 // sets it. BurntSushi/toml keeps key positions private, and diagnostics for
@@ -32,15 +38,15 @@ func keyLines(data []byte) map[string]int {
 			end := strings.Index(line, "]]")
 			if end > 0 {
 				table = splitKey(line[2:end])
-				out[strings.Join(table, ".")] = n
+				out[join(table)] = n
 			}
 			continue
 		case strings.HasPrefix(line, "["):
 			end := strings.IndexByte(line, ']')
 			if end > 0 {
 				table = splitKey(line[1:end])
-				if _, seen := out[strings.Join(table, ".")]; !seen {
-					out[strings.Join(table, ".")] = n
+				if _, seen := out[join(table)]; !seen {
+					out[join(table)] = n
 				}
 			}
 			continue
@@ -51,8 +57,8 @@ func keyLines(data []byte) map[string]int {
 		}
 		key := append(append([]string{}, table...), splitKey(line[:eq])...)
 		for i := len(table) + 1; i <= len(key); i++ {
-			if _, seen := out[strings.Join(key[:i], ".")]; !seen {
-				out[strings.Join(key[:i], ".")] = n
+			if _, seen := out[join(key[:i])]; !seen {
+				out[join(key[:i])] = n
 			}
 		}
 		rest := line[eq+1:]
@@ -66,7 +72,7 @@ func keyLines(data []byte) map[string]int {
 			for _, part := range strings.Split(strings.Trim(strings.TrimSpace(rest[i:]), "{}"), ",") {
 				if e := keyEnd(part); e > 0 {
 					sub := append(append([]string{}, key...), splitKey(part[:e])...)
-					out[strings.Join(sub, ".")] = n
+					out[join(sub)] = n
 				}
 			}
 		}

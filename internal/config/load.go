@@ -23,9 +23,12 @@ type Layer struct {
 
 // Problem is something wrong in a config file, at a 1-based line.
 type Problem struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Key      string `json:"key,omitempty"`
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Key  string `json:"key,omitempty"`
+	// Leaf is the key's last part, unquoted, as written on its line: editors
+	// underline it.
+	Leaf     string `json:"-"`
 	Severity string `json:"severity"` // "error" or "warning"
 	Message  string `json:"message"`
 }
@@ -126,7 +129,7 @@ func LoadLayers(layers ...Layer) *Loaded {
 				continue // report the leaves, not every table above them
 			}
 			l.Problems = append(l.Problems, Problem{
-				Path: layer.Path, Line: lines[k.String()], Key: k.String(), Severity: "warning",
+				Path: layer.Path, Line: lines[k.String()], Key: k.String(), Leaf: k[len(k)-1], Severity: "warning",
 				Message: unknownKeyMessage(k),
 			})
 		}

@@ -15,7 +15,7 @@ import (
 func validate(c *Config) []Problem {
 	var ps []Problem
 	bad := func(key, format string, args ...any) {
-		ps = append(ps, Problem{Key: key, Severity: "error", Message: key + ": " + fmt.Sprintf(format, args...)})
+		ps = append(ps, Problem{Key: key, Leaf: key[strings.LastIndexByte(key, '.')+1:], Severity: "error", Message: key + ": " + fmt.Sprintf(format, args...)})
 	}
 	oneOf := func(key, v string, allowed ...string) {
 		for _, a := range allowed {

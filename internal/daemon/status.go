@@ -1,0 +1,53 @@
+package daemon
+
+import (
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/aisbx/aisbx/internal/version"
+	"github.com/aisbx/aisbx/internal/workspace"
+)
+
+// Status is what `aisbxd status` shows.
+type Status struct {
+	Running    bool                   `json:"running"`
+	PID        int                    `json:"pid,omitempty"`
+	Version    string                 `json:"version,omitempty"`
+	Started    time.Time              `json:"started,omitempty"`
+	UptimeMS   int64                  `json:"uptime_ms,omitempty"`
+	Socket     string                 `json:"socket"`
+	HeapBytes  uint64                 `json:"heap_bytes,omitempty"`
+	Clients    []workspace.ClientInfo `json:"clients"`
+	Workspaces []WorkspaceStatus      `json:"workspaces"`
+}
+
+// WorkspaceStatus describes one workspace in the daemon.
+type WorkspaceStatus struct {
+	Root          string   `json:"root"`
+	Users         int      `json:"users"`
+	ConfigOK      bool     `json:"config_ok"`
+	ConfigProblem []string `json:"config_problems,omitempty"`
+}
+
+// Status reports the daemon's state.
+func (d *Daemon) Status() Status {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	st := Status{
+		Running: true, PID: os.Getpid(), Version: version.String(), Started: d.started,
+		UptimeMS: time.Since(d.started).Milliseconds(), Socket: d.opts.Socket, HeapBytes: ms.HeapAlloc,
+		Clients: d.reg.Clients(), Workspaces: []WorkspaceStatus{},
+	}
+	for _, w := range d.reg.Workspaces() {
+		ws := WorkspaceStatus{Root: w.Root, Users: w.Users(), ConfigOK: true}
+		if l := w.Loaded(); l != nil {
+			ws.ConfigOK = !l.HasErrors()
+			for _, p := range l.Problems {
+				ws.ConfigProblem = append(ws.ConfigProblem, p.String())
+			}
+		}
+		st.Workspaces = append(st.Workspaces, ws)
+	}
+	return st
+}
