@@ -170,11 +170,13 @@ func TestConformanceStdio(t *testing.T) { conformanceOver(t, "--standalone") }
 // to the shared daemon over its socket, starting it on first use.
 func TestConformanceDaemon(t *testing.T) { conformanceOver(t) }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
+
+func ctxB(b *testing.B) context.Context { return ctxT(b) }
 
 type statusJSON struct {
 	Running bool `json:"running"`
