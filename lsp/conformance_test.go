@@ -30,7 +30,9 @@ func TestConformancePipe(t *testing.T) {
 			t.Cleanup(func() { c.Close() })
 			ch := make(chan int, 1)
 			codes[c] = ch
-			go func() { ch <- lsp.Serve(ctx, server, lsp.Options{Registry: reg, Logger: log, Control: lsp.FaultInjection()}) }()
+			go func() {
+				ch <- lsp.Serve(ctx, server, lsp.Options{Registry: reg, Logger: log, Control: lsp.FaultInjection()})
+			}()
 			return c
 		},
 		ExitCode: func(t *testing.T, c *lsptest.Client) int { return <-codes[c] },

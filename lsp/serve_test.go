@@ -25,7 +25,7 @@ type leakCheck struct{}
 
 const leakToken = "LEAKED-TOKEN"
 
-func (leakCheck) Name() string               { return "leak" }
+func (leakCheck) Name() string                { return "leak" }
 func (leakCheck) Applies(f *checks.File) bool { return true }
 func (leakCheck) Run(ctx context.Context, f *checks.File) ([]checks.Finding, error) {
 	var out []checks.Finding

@@ -54,6 +54,7 @@ func init() {
 		"status":  {cmdStatus, "show the daemon, its clients and workspaces"},
 		"doctor":  {cmdDoctor, "check the machine: Docker engine, socket, inotify, config, tools"},
 		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
+		"image":   {cmdImage, "build, list or import the sandbox images (image build|list|import)"},
 	}
 }
 

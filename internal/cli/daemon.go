@@ -7,6 +7,7 @@ import (
 
 	"github.com/aisbx/aisbx/internal/config"
 	"github.com/aisbx/aisbx/internal/daemon"
+	"github.com/aisbx/aisbx/lsp"
 )
 
 // cmdDaemon runs the shared daemon in the foreground. `aisbxd serve` starts
@@ -42,7 +43,8 @@ func cmdDaemon(ctx context.Context, env *Env, args []string) int {
 	defer closer.Close()
 	err = daemon.Run(ctx, daemon.Options{
 		Socket: *socket, IdleTimeout: *idleTimeout, Logger: log, NewEngine: engineFactory,
-		Control: controlHandlers(log),
+		Control: func(d *daemon.Daemon) map[string]lsp.ControlHandler { return daemonControl(d, log) },
+		Started: reapOrphans(log),
 	})
 	switch {
 	case errors.Is(err, daemon.ErrAlreadyRunning):

@@ -90,19 +90,21 @@ type Sandbox struct {
 	TmpfsSize   Size               `toml:"tmpfs_size"`
 	Timeout     Duration           `toml:"timeout"`
 	OutputLimit Size               `toml:"output_limit"`
+	OutputKeep  Size               `toml:"output_keep"`
 	Runtime     string             `toml:"runtime"`
 	Seccomp     string             `toml:"seccomp"`
 	Exclude     []string           `toml:"exclude"`
 	Profiles    map[string]Profile `toml:"profiles"`
 }
 
-// Profile overrides one language profile of the sandbox.
+// Profile overrides one language profile of the sandbox, or adds one.
 type Profile struct {
-	Base   string   `toml:"base"`
-	Image  string   `toml:"image"`
-	Test   []string `toml:"test"`
-	Mounts []string `toml:"mounts"`
-	Env    []string `toml:"env"`
+	Base    string   `toml:"base"`
+	Image   string   `toml:"image"`
+	Test    []string `toml:"test"`
+	Mounts  []string `toml:"mounts"`
+	Env     []string `toml:"env"`
+	Markers []string `toml:"markers"`
 }
 
 // Tests tunes test selection and runs.
@@ -156,11 +158,12 @@ func Defaults() *Config {
 		Sandbox: Sandbox{
 			PoolSize:    2,
 			Memory:      Size(1 << 30),
-			CPUs:        1,
+			CPUs:        2,
 			PidsLimit:   256,
 			TmpfsSize:   Size(512 << 20),
-			Timeout:     Duration(5 * time.Minute),
-			OutputLimit: Size(4 << 20),
+			Timeout:     Duration(10 * time.Minute),
+			OutputLimit: Size(64 << 20),
+			OutputKeep:  Size(256 << 10),
 			Seccomp:     "default",
 			Exclude:     []string{".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*", "id_ecdsa*", ".netrc", ".npmrc", ".pypirc", "credentials*", ".git/", ".aisbx/"},
 			Profiles:    map[string]Profile{},

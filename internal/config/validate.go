@@ -50,6 +50,21 @@ func validate(c *Config) []Problem {
 	if c.Sandbox.Memory < 64<<20 {
 		bad("sandbox.memory", "must be at least 64MiB")
 	}
+	if c.Sandbox.OutputKeep > c.Sandbox.OutputLimit {
+		bad("sandbox.output_keep", "is larger than sandbox.output_limit")
+	}
+	for name, p := range c.Sandbox.Profiles {
+		for _, m := range p.Mounts {
+			if src, dst, ok := strings.Cut(m, ":"); !ok || !strings.HasPrefix(src, "/") || !strings.HasPrefix(dst, "/") {
+				bad("sandbox.profiles."+name+".mounts", "%q: want \"/host/path:/container/path\"", m)
+			}
+		}
+		for _, e := range p.Env {
+			if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
+				bad("sandbox.profiles."+name+".env", "%q: want \"NAME=value\"", e)
+			}
+		}
+	}
 	if c.Records.Keep < 1 {
 		bad("records.keep", "must be at least 1")
 	}

@@ -24,8 +24,14 @@ type Options struct {
 	IdleTimeout time.Duration // exit after this long with no connection; 0 never
 	Logger      *slog.Logger
 	NewEngine   workspace.EngineFactory
-	// Control adds aisbx/* request handlers to the built-in ones.
-	Control map[string]lsp.ControlHandler
+	// Control returns aisbx/* request handlers to add to the built-in ones;
+	// they reach the daemon's shared workspaces through d.Registry().
+	Control func(d *Daemon) map[string]lsp.ControlHandler
+	// Started runs in the background once the daemon listens (reaping a
+	// crashed predecessor's sandbox containers, for instance).
+	Started func(ctx context.Context, d *Daemon)
+	// DaemonID labels what this daemon creates; "" generates one.
+	DaemonID string
 }
 
 // Daemon is a running daemon.
@@ -78,16 +84,22 @@ func Run(ctx context.Context, opts Options) error {
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	if opts.DaemonID == "" {
+		opts.DaemonID = fmt.Sprintf("aisbxd-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)
+	}
 	d := &Daemon{
 		opts: opts, log: opts.Logger, started: time.Now(), ln: ln, stop: stop,
-		reg: workspace.NewRegistry(ctx, workspace.Options{Logger: opts.Logger, NewEngine: opts.NewEngine}),
+		reg: workspace.NewRegistry(ctx, workspace.Options{Logger: opts.Logger, NewEngine: opts.NewEngine,
+			DaemonID: opts.DaemonID, WarmPools: true}),
 	}
 	d.control = map[string]lsp.ControlHandler{
 		"aisbx/status": d.statusHandler,
 		"aisbx/stop":   d.stopHandler,
 	}
-	for m, h := range opts.Control {
-		d.control[m] = h
+	if opts.Control != nil {
+		for m, h := range opts.Control(d) {
+			d.control[m] = h
+		}
 	}
 	d.armIdle()
 	d.log.Info("daemon started", "socket", opts.Socket, "version", version.String(), "idle_timeout", opts.IdleTimeout)
@@ -96,6 +108,9 @@ func Run(ctx context.Context, opts Options) error {
 		<-ctx.Done()
 		ln.Close()
 	}()
+	if opts.Started != nil {
+		go opts.Started(ctx, d)
+	}
 	err = d.accept(ctx)
 	d.conns.Wait()
 	d.reg.Close()
@@ -105,6 +120,9 @@ func Run(ctx context.Context, opts Options) error {
 
 // Registry exposes the daemon's shared workspaces to control handlers.
 func (d *Daemon) Registry() *workspace.Registry { return d.reg }
+
+// ID is the daemon's instance id.
+func (d *Daemon) ID() string { return d.opts.DaemonID }
 
 func (d *Daemon) accept(ctx context.Context) error {
 	for {

@@ -22,6 +22,12 @@ type Options struct {
 	Logger *slog.Logger
 	// NewEngine builds checks engines; nil means an engine with no checks.
 	NewEngine EngineFactory
+	// DaemonID labels the sandbox containers of this process, so that the
+	// next daemon can reap them if this one crashes.
+	DaemonID string
+	// WarmPools fills each workspace's sandbox pool when it opens (the
+	// daemon does; one-shot CLI commands do not).
+	WarmPools bool
 }
 
 // Registry holds the workspaces of this process by root.

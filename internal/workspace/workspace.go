@@ -8,6 +8,7 @@ import (
 
 	"github.com/aisbx/aisbx/checks"
 	"github.com/aisbx/aisbx/internal/config"
+	"github.com/aisbx/aisbx/sandbox"
 )
 
 // Workspace is the shared state of one root.
@@ -27,6 +28,10 @@ type Workspace struct {
 	engine *checks.Engine
 	engErr error
 	events *broadcaster
+
+	sbMu  sync.Mutex
+	sb    *sandbox.Sandbox
+	sbKey string
 }
 
 func newWorkspace(parent context.Context, root string, opts Options) *Workspace {
@@ -39,6 +44,7 @@ func newWorkspace(parent context.Context, root string, opts Options) *Workspace 
 		events: newBroadcaster(),
 	}
 	w.applyConfig(config.Load(root))
+	w.warmSandbox()
 	return w
 }
 
@@ -46,6 +52,7 @@ func newWorkspace(parent context.Context, root string, opts Options) *Workspace 
 func (w *Workspace) Context() context.Context { return w.ctx }
 
 func (w *Workspace) close() {
+	w.closeSandbox()
 	w.cancel()
 	w.events.close()
 }

@@ -1,0 +1,183 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+)
+
+// Base images the tests run on; scripts/images builds them when missing.
+var testBases = map[string]string{
+	"go":     "aisbx-base/go:latest",
+	"python": "aisbx-base/python:latest",
+	"node":   "aisbx-base/node:latest",
+}
+
+var engineOnce sync.Once
+var engineErr error
+
+// needEngine skips (or, with CI=true, fails) when no Docker engine answers.
+func needEngine(t testing.TB) {
+	t.Helper()
+	engineOnce.Do(func() {
+		eng, err := connect("")
+		if err != nil {
+			engineErr = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, engineErr = eng.info(ctx)
+	})
+	if engineErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and no Docker engine: %v", engineErr)
+		}
+		t.Skipf("no Docker engine: %v", engineErr)
+	}
+}
+
+var baseOnce = map[string]*sync.Once{"go": {}, "python": {}, "node": {}}
+var baseErr = map[string]error{}
+
+// needBase makes sure the air-gapped base image of a profile exists,
+// running its script from scripts/images if not.
+func needBase(t testing.TB, profile string) string {
+	t.Helper()
+	needEngine(t)
+	baseOnce[profile].Do(func() {
+		if exec.Command("docker", "image", "inspect", testBases[profile]).Run() == nil {
+			return
+		}
+		_, file, _, _ := runtime.Caller(0)
+		script := filepath.Join(filepath.Dir(file), "..", "scripts", "images", profile+"-base.sh")
+		out, err := exec.Command("bash", script).CombinedOutput()
+		if err != nil {
+			baseErr[profile] = err
+			t.Logf("%s:\n%s", script, out)
+		}
+	})
+	if err := baseErr[profile]; err != nil {
+		t.Fatalf("building the %s base image: %v", profile, err)
+	}
+	return testBases[profile]
+}
+
+// newTestSandbox returns a Sandbox whose profiles run straight on the base
+// images, with small limits so the hostile tests end fast.
+func newTestSandbox(t testing.TB, opts Options) *Sandbox {
+	t.Helper()
+	needEngine(t)
+	if opts.Profiles == nil {
+		opts.Profiles = map[string]Profile{}
+	}
+	for name := range testBases {
+		if _, ok := opts.Profiles[name]; !ok {
+			opts.Profiles[name] = Profile{Image: needBase(t, name), Mounts: []Mount{}}
+		}
+	}
+	if opts.Memory == 0 {
+		opts.Memory = 256 << 20
+	}
+	if opts.PidsLimit == 0 {
+		opts.PidsLimit = 64
+	}
+	if opts.TmpfsSize == 0 {
+		opts.TmpfsSize = 64 << 20
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	sb, err := New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sb.Close(context.Background()); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		assertNoContainers(t, sb)
+	})
+	return sb
+}
+
+// containersOf lists the containers a sandbox instance labelled.
+func containersOf(t testing.TB, sb *Sandbox) []string {
+	t.Helper()
+	f := client.Filters{}
+	f.Add("label", labelDaemon+"="+sb.inst.id)
+	res, err := sb.eng.cli.ContainerList(context.Background(), client.ContainerListOptions{All: true, Filters: f})
+	if err != nil {
+		t.Fatalf("listing containers: %v", err)
+	}
+	var ids []string
+	for _, c := range res.Items {
+		ids = append(ids, c.ID[:12]+" "+string(c.State))
+	}
+	return ids
+}
+
+// assertNoContainers checks that nothing of sb is left once closed.
+// Removal with AutoRemove is asynchronous in the engine: poll briefly.
+func assertNoContainers(t testing.TB, sb *Sandbox) {
+	t.Helper()
+	var left []string
+	for range 50 {
+		if left = containersOf(t, sb); len(left) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("containers left behind: %s", strings.Join(left, ", "))
+}
+
+// writeTree writes files under a new temp dir.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// copyTree copies a testdata dir to a temp dir.
+func copyTree(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, fi.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func sleepShort() { time.Sleep(20 * time.Millisecond) }

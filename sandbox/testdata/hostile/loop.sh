@@ -1,0 +1,2 @@
+# An endless loop.
+while :; do :; done
