@@ -88,6 +88,16 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 	return false
 }
 
+// IgnoredEntry reports whether one entry is ignored by the rules, without
+// looking at its parent directories: for walkers that never descend into an
+// ignored directory, it answers the same as Ignored at a fraction of the cost.
+func (m *Matcher) IgnoredEntry(rel string, isDir bool) bool {
+	if isDir && AlwaysSkipped[path.Base(rel)] {
+		return true
+	}
+	return m.ignoredOne(filepath.ToSlash(rel), isDir)
+}
+
 // ignoredOne applies the rules to one path, without looking at its parents.
 func (m *Matcher) ignoredOne(rel string, isDir bool) bool {
 	ignored := false
