@@ -61,5 +61,6 @@ func BenchmarkCheckTree(b *testing.B) {
 	b.ReportMetric(float64(files)/perRun, "files/s")
 	b.ReportMetric(float64(bytesScanned)/perRun/1e6, "MB/s")
 	b.ReportMetric(float64(files), "files")
+	b.ReportMetric(float64(bytesScanned), "bytes")
 	b.ReportMetric(float64(findings), "findings")
 }

@@ -55,6 +55,8 @@ func init() {
 		"doctor":  {cmdDoctor, "check the machine: Docker engine, socket, inotify, config, tools"},
 		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
 		"image":   {cmdImage, "build, list or import the sandbox images (image build|list|import)"},
+		"sbom":    {cmdSBOM, "write a CycloneDX or SPDX bill of materials of a workspace"},
+		"vulndb":  {cmdVulnDB, "manage the offline OSV vulnerability database (import|update|status|scan)"},
 	}
 }
 

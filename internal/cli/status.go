@@ -80,5 +80,16 @@ func printStatus(env *Env, st daemon.Status) {
 		for _, p := range ws.ConfigProblem {
 			fmt.Fprintf(w, "    %s\n", p)
 		}
+		if sb := ws.Sandbox; sb != nil {
+			if !sb.Engine.Reachable {
+				fmt.Fprintf(w, "    sandbox: engine not reachable: %s\n", sb.Engine.Error)
+			}
+			for _, p := range sb.Pools {
+				fmt.Fprintf(w, "    sandbox pool %-8s %d/%d warm  image %s\n", p.Profile, p.Idle, p.Size, p.Image)
+			}
+			if sb.Runs > 0 {
+				fmt.Fprintf(w, "    sandbox runs: %d (%d running)\n", sb.Runs, sb.Running)
+			}
+		}
 	}
 }

@@ -12,10 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/aisbx/aisbx/checks"
 	"github.com/aisbx/aisbx/checks/vulns"
-	"github.com/aisbx/aisbx/internal/ignore"
-	"github.com/aisbx/aisbx/internal/inventory"
 	"github.com/aisbx/aisbx/internal/textpos"
 	"github.com/aisbx/aisbx/internal/vulndb"
 )
@@ -229,37 +226,28 @@ func vulndbScan(ctx context.Context, env *Env, dir string, args []string) int {
 		fmt.Fprintf(env.Stderr, "aisbxd vulndb scan: no vulnerability database in %s; run `aisbxd vulndb update` or `aisbxd vulndb import`\n", dir)
 		return ExitInternal
 	}
-	files, err := ignore.Files(ctx, root)
+	check := vulns.New(vulns.Options{DBDir: dir})
+	defer check.Close()
+	pfs, err := check.Scan(ctx, root)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "aisbxd vulndb scan: %v\n", err)
 		return ExitInternal
 	}
-	check := vulns.New(vulns.Options{DBDir: dir})
-	defer check.Close()
 	var found []scanFinding
-	for _, rel := range files {
-		if _, ok := inventory.KindOf(rel); !ok {
-			continue
+	lines := map[string]*textpos.Index{}
+	for _, pf := range pfs {
+		idx := lines[pf.Path]
+		if idx == nil {
+			content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(pf.Path)))
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "aisbxd vulndb scan: %v\n", err)
+				return ExitInternal
+			}
+			idx = textpos.NewIndex(content)
+			lines[pf.Path] = idx
 		}
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		content, err := os.ReadFile(abs)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "aisbxd vulndb scan: %v\n", err)
-			return ExitInternal
-		}
-		f := checks.NewFile(root, abs, content)
-		if !check.Applies(f) {
-			continue
-		}
-		fds, err := check.Run(ctx, f)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "aisbxd vulndb scan: %s: %v\n", rel, err)
-			continue
-		}
-		idx := textpos.NewIndex(content)
-		for _, fd := range fds {
-			found = append(found, scanFinding{Path: rel, Line: idx.LineOf(fd.Start) + 1, Advisory: fd.Rule, Severity: fd.Severity.String(), Message: fd.Message})
-		}
+		fd := pf.Finding
+		found = append(found, scanFinding{Path: pf.Path, Line: idx.LineOf(fd.Start) + 1, Advisory: fd.Rule, Severity: fd.Severity.String(), Message: fd.Message})
 	}
 	printScan(env.Stdout, found, *asJSON)
 	if len(found) > 0 {
