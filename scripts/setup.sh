@@ -41,6 +41,14 @@ if ! docker info >/dev/null 2>&1; then
 fi
 log "docker engine $(docker version --format '{{.Server.Version}} (API {{.Server.APIVersion}})')"
 
+# Reference tools the comparison tests and benchmarks run side by side.
+# Installed outside the module: they are not aisbx dependencies.
+export PATH="$(go env GOPATH)/bin:$PATH"
+if ! command -v gitleaks >/dev/null; then
+  log "installing gitleaks v8.30.1 (reference for the secrets scanner)"
+  (cd /tmp && GOFLAGS= GOBIN="$(go env GOPATH)/bin" go install github.com/zricethezav/gitleaks/v8@v8.30.1)
+fi
+
 # Sandbox base images, built locally (busybox + host Go; debootstrap'd Debian
 # with python3/pytest; the same plus node).
 if [ -x scripts/images/all.sh ]; then

@@ -1,0 +1,1 @@
+GITHUB_TOKEN = "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"

@@ -1,0 +1,1 @@
+GITHUB_TOKEN = "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"

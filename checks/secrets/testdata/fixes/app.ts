@@ -1,0 +1,2 @@
+const slackToken = "xoxb-214079127589-2371132759398-IpV8bMvO1o9Ns721DCBnXqxT";
+export const cfg = { auth: `Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpYXQiOjE3MDYwMzk4NzMsIm5hbWUiOiJzdmMtMzYxZmFlIiwic2NvcGUiOiJhZG1pbiIsInN1YiI6IjA4MzExODQ3NDkifQ.B51uU3Je0oCejYqBIVCvm2KiymL4V_VmtuRvKwqOu20` };

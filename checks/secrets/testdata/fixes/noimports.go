@@ -1,0 +1,3 @@
+package noimports
+
+var key = "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"

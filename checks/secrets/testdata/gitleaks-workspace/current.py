@@ -1,0 +1,1 @@
+PREVIOUS_PASSWORD = "legacy-jT6MN#hc_4@Rq8Jz"

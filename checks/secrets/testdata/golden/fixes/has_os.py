@@ -1,0 +1,3 @@
+import os, sys
+
+token = os.environ["GITHUB_TOKEN"]

@@ -1,0 +1,3 @@
+#!/bin/sh
+export HF_TOKEN="${HF_TOKEN:?}"
+ADMIN_PASSWORD="${ADMIN_PASSWORD:?}"
