@@ -124,7 +124,7 @@ func TestEngineDisabledAndSeverity(t *testing.T) {
 }
 
 func TestDetectLanguage(t *testing.T) {
-	tests := map[string]Language{"a.py": LangPython, "x/Dockerfile": LangDockerfile, "b.tsx": LangTypeScript, "c": LangText}
+	tests := map[string]Language{"a.py": LangPython, "x/Dockerfile": LangDockerfile, "b.tsx": LangTypeScript, "c": LangText, "m/go.mod": LangGoMod}
 	for name, want := range tests {
 		if got := DetectLanguage(name, nil); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)

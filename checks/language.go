@@ -11,6 +11,7 @@ type Language string
 
 const (
 	LangGo         Language = "go"
+	LangGoMod      Language = "gomod" // go.mod and go.work
 	LangPython     Language = "python"
 	LangJavaScript Language = "javascript"
 	LangTypeScript Language = "typescript"
@@ -41,6 +42,9 @@ func DetectLanguage(name string, content []byte) Language {
 	if base == "Dockerfile" || strings.HasPrefix(base, "Dockerfile.") || strings.HasSuffix(base, ".dockerfile") {
 		return LangDockerfile
 	}
+	if base == "go.mod" || base == "go.work" {
+		return LangGoMod
+	}
 	if l, ok := byExt[strings.ToLower(path.Ext(base))]; ok {
 		return l
 	}
@@ -65,7 +69,7 @@ func DetectLanguage(name string, content []byte) Language {
 // the language has none (JSON).
 func LineComment(l Language) string {
 	switch l {
-	case LangGo, LangJavaScript, LangTypeScript:
+	case LangGo, LangGoMod, LangJavaScript, LangTypeScript:
 		return "//"
 	case LangJSON:
 		return ""

@@ -1,0 +1,3 @@
+package x
+
+import "github.com/whatever/pkg"

@@ -1,0 +1,3 @@
+module github.com/gorilla/mux
+
+go 1.12
