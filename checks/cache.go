@@ -5,9 +5,9 @@ import (
 	"sync"
 )
 
-// resultCache is a small LRU of engine results keyed by path and content
-// hash, so that re-checking an unchanged buffer (focus changes, saves without
-// edits) costs a hash.
+// resultCache is a small LRU of the raw findings of cacheable checks, keyed
+// by path and content hash, so that re-checking an unchanged buffer (focus
+// changes, saves without edits) costs a hash.
 type resultCache struct {
 	mu    sync.Mutex
 	max   int
@@ -16,38 +16,36 @@ type resultCache struct {
 }
 
 type cacheEntry struct {
-	key [32]byte
-	res Result
+	key      [32]byte
+	findings []Finding
 }
 
 func newResultCache(max int) *resultCache {
 	return &resultCache{max: max, order: list.New(), byKey: map[[32]byte]*list.Element{}}
 }
 
-func (c *resultCache) get(k [32]byte) (Result, bool) {
+func (c *resultCache) get(k [32]byte) ([]Finding, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byKey[k]
 	if !ok {
-		return Result{}, false
+		return nil, false
 	}
 	c.order.MoveToFront(el)
-	r := el.Value.(*cacheEntry).res
 	// Callers may append to the slice; hand out a copy.
-	r.Findings = append([]Finding{}, r.Findings...)
-	return r, true
+	return append([]Finding{}, el.Value.(*cacheEntry).findings...), true
 }
 
-func (c *resultCache) put(k [32]byte, r Result) {
+func (c *resultCache) put(k [32]byte, fs []Finding) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r.Findings = append([]Finding{}, r.Findings...)
+	fs = append([]Finding{}, fs...)
 	if el, ok := c.byKey[k]; ok {
-		el.Value.(*cacheEntry).res = r
+		el.Value.(*cacheEntry).findings = fs
 		c.order.MoveToFront(el)
 		return
 	}
-	c.byKey[k] = c.order.PushFront(&cacheEntry{key: k, res: r})
+	c.byKey[k] = c.order.PushFront(&cacheEntry{key: k, findings: fs})
 	for c.order.Len() > c.max {
 		old := c.order.Back()
 		c.order.Remove(old)

@@ -15,6 +15,11 @@ import (
 type Options struct {
 	// Timeout bounds each check's Run. Zero means DefaultTimeout.
 	Timeout time.Duration
+	// CheckTimeouts overrides Timeout per check name (linters need seconds
+	// on a cold build cache; in-process checks should be cut off sooner).
+	CheckTimeouts map[string]time.Duration
+	// MaxFileSize skips files larger than this many bytes; zero: no limit.
+	MaxFileSize int
 	// DisabledRules are rule ids whose findings are dropped.
 	DisabledRules []string
 	// Severity overrides the severity of rule ids.
@@ -34,6 +39,21 @@ type Result struct {
 	Findings []Finding // sorted by position, never nil
 	Errors   []CheckError
 	Cached   bool
+	// Skipped says why the file was not checked at all (too large).
+	Skipped string
+}
+
+// Uncacheable is implemented by checks whose findings depend on more than
+// the file's own content (a linter that type-checks the whole package):
+// the engine runs them every time instead of serving them from its cache.
+// They are expected to cache what they can themselves.
+type Uncacheable interface {
+	Uncacheable()
+}
+
+func cacheable(c Check) bool {
+	_, no := c.(Uncacheable)
+	return !no
 }
 
 // CheckError says that one check failed on one file; the other checks'
@@ -49,6 +69,8 @@ func (e CheckError) Error() string { return e.Check + ": " + e.Err.Error() }
 type Engine struct {
 	checks   []Check
 	timeout  time.Duration
+	timeouts map[string]time.Duration
+	maxSize  int
 	disabled map[string]bool
 	severity map[string]Severity
 	cache    *resultCache
@@ -59,6 +81,8 @@ func NewEngine(opts Options, checks ...Check) *Engine {
 	e := &Engine{
 		checks:   checks,
 		timeout:  opts.Timeout,
+		timeouts: opts.CheckTimeouts,
+		maxSize:  opts.MaxFileSize,
 		disabled: map[string]bool{},
 		severity: opts.Severity,
 	}
@@ -89,34 +113,40 @@ func (e *Engine) Invalidate() {
 }
 
 // Run runs every check that applies to f, concurrently, and returns their
-// findings with suppressions applied. Results are cached by path and content.
+// findings with suppressions applied. Findings of cacheable checks are
+// cached by path and content; Uncacheable checks run every time.
 func (e *Engine) Run(ctx context.Context, f *File) Result {
+	if e.maxSize > 0 && len(f.Content) > e.maxSize {
+		return Result{Findings: []Finding{}, Skipped: fmt.Sprintf("%d bytes is over the %d-byte limit (checks.max_file_size)", len(f.Content), e.maxSize)}
+	}
 	var key [32]byte
+	var cached []Finding
+	hit := false
 	if e.cache != nil {
 		key = cacheKey(f)
-		if r, ok := e.cache.get(key); ok {
-			r.Cached = true
-			return r
-		}
+		cached, hit = e.cache.get(key)
 	}
 
+	var toRun []Check
+	for _, c := range e.checks {
+		if c.Applies(f) && (!hit || !cacheable(c)) {
+			toRun = append(toRun, c)
+		}
+	}
 	type out struct {
 		findings []Finding
 		err      *CheckError
 	}
-	var applicable []Check
-	for _, c := range e.checks {
-		if c.Applies(f) {
-			applicable = append(applicable, c)
-		}
-	}
-	results := make([]out, len(applicable))
+	results := make([]out, len(toRun))
 	var wg sync.WaitGroup
-	for i, c := range applicable {
+	for i, c := range toRun {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			fs, err := e.runOne(ctx, c, f)
+			for j := range fs {
+				fs[j].Check = c.Name()
+			}
 			results[i] = out{findings: fs}
 			if err != nil {
 				results[i].err = &CheckError{Check: c.Name(), Err: err}
@@ -125,21 +155,27 @@ func (e *Engine) Run(ctx context.Context, f *File) Result {
 	}
 	wg.Wait()
 
-	r := Result{Findings: []Finding{}}
+	r := Result{Cached: hit}
+	raw := append([]Finding{}, cached...)
+	var fresh []Finding // of cacheable checks, for the cache
+	cacheOK := true
 	for i, o := range results {
 		if o.err != nil {
 			r.Errors = append(r.Errors, *o.err)
+			if cacheable(toRun[i]) {
+				cacheOK = false
+			}
 		}
-		for _, fd := range o.findings {
-			fd.Check = applicable[i].Name()
-			r.Findings = append(r.Findings, fd)
+		raw = append(raw, o.findings...)
+		if cacheable(toRun[i]) {
+			fresh = append(fresh, o.findings...)
 		}
 	}
-	r.Findings = e.postProcess(f, r.Findings)
 	// A cancelled caller must not poison the cache with partial results.
-	if e.cache != nil && ctx.Err() == nil && len(r.Errors) == 0 {
-		e.cache.put(key, r)
+	if e.cache != nil && !hit && ctx.Err() == nil && cacheOK {
+		e.cache.put(key, fresh)
 	}
+	r.Findings = e.postProcess(f, raw)
 	return r
 }
 
@@ -147,7 +183,11 @@ func (e *Engine) Run(ctx context.Context, f *File) Result {
 // abandoned (its goroutine finishes on its own once it notices ctx); a panic
 // becomes an error, because one bad check must not take the daemon down.
 func (e *Engine) runOne(ctx context.Context, c Check, f *File) ([]Finding, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	timeout := e.timeout
+	if t, ok := e.timeouts[c.Name()]; ok && t > 0 {
+		timeout = t
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type ret struct {
 		fs  []Finding
@@ -168,7 +208,7 @@ func (e *Engine) runOne(ctx context.Context, c Check, f *File) ([]Finding, error
 		return r.fs, r.err
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("timed out after %v", e.timeout)
+			return nil, fmt.Errorf("timed out after %v", timeout)
 		}
 		return nil, ctx.Err()
 	}
@@ -179,7 +219,7 @@ func (e *Engine) runOne(ctx context.Context, c Check, f *File) ([]Finding, error
 // sorts.
 func (e *Engine) postProcess(f *File, in []Finding) []Finding {
 	sup := newSuppressions(f)
-	out := in[:0]
+	out := make([]Finding, 0, len(in))
 	seen := map[[3]any]bool{}
 	for _, fd := range in {
 		if e.disabled[fd.Rule] || sup.suppressed(fd) {

@@ -134,3 +134,36 @@ func TestDetectLanguage(t *testing.T) {
 		t.Errorf("shebang: %s", got)
 	}
 }
+
+// packageCheck stands for a linter: its findings depend on other files.
+type packageCheck struct{ wordCheck }
+
+func (*packageCheck) Uncacheable() {}
+
+func TestUncacheableChecksRunEveryTime(t *testing.T) {
+	word := &wordCheck{word: "x", rule: "w"}
+	pkg := &packageCheck{wordCheck{word: "x", rule: "p"}}
+	e := NewEngine(Options{}, word, pkg)
+	f := NewFile("", "/f.go", []byte("x"))
+	for i := 0; i < 3; i++ {
+		r := e.Run(context.Background(), f)
+		if len(r.Findings) != 2 {
+			t.Fatalf("run %d: findings = %+v", i, r.Findings)
+		}
+	}
+	if word.calls.Load() != 1 || pkg.calls.Load() != 3 {
+		t.Fatalf("cacheable ran %d times (want 1), uncacheable %d (want 3)", word.calls.Load(), pkg.calls.Load())
+	}
+}
+
+func TestPerCheckTimeoutAndMaxSize(t *testing.T) {
+	e := NewEngine(Options{Timeout: time.Hour, CheckTimeouts: map[string]time.Duration{"slow": 30 * time.Millisecond}}, slowCheck{})
+	r := e.Run(context.Background(), NewFile("", "/f", []byte("x")))
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), "30ms") {
+		t.Fatalf("errors = %v", r.Errors)
+	}
+	e = NewEngine(Options{MaxFileSize: 2}, &wordCheck{word: "x", rule: "w"})
+	if r := e.Run(context.Background(), NewFile("", "/f", []byte("xxx"))); r.Skipped == "" || len(r.Findings) != 0 {
+		t.Fatalf("oversized file checked: %+v", r)
+	}
+}

@@ -23,6 +23,7 @@ command -v nvim >/dev/null || need+=(neovim)
 command -v debootstrap >/dev/null || need+=(debootstrap)
 command -v git >/dev/null || need+=(git)
 command -v shellcheck >/dev/null || need+=(shellcheck)
+command -v bandit >/dev/null || need+=(python3-bandit)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing ${need[*]}"
   $SUDO apt-get update -q
@@ -41,17 +42,30 @@ if ! docker info >/dev/null 2>&1; then
 fi
 log "docker engine $(docker version --format '{{.Server.Version}} (API {{.Server.APIVersion}})')"
 
-# Reference tools the comparison tests and benchmarks run side by side.
+# Go-installed tools build from source and take minutes (golangci-lint
+# most), so they build in the background while the images are made.
 # Installed outside the module: they are not aisbx dependencies.
 export PATH="$(go env GOPATH)/bin:$PATH"
-if ! command -v gitleaks >/dev/null; then
-  log "installing gitleaks v8.30.1 (reference for the secrets scanner)"
-  (cd /tmp && GOFLAGS= GOBIN="$(go env GOPATH)/bin" go install github.com/zricethezav/gitleaks/v8@v8.30.1)
-fi
+tools_log=$(mktemp)
+(
+  set -e
+  cd /tmp
+  # The reference for the secrets scanner's side-by-side test.
+  command -v gitleaks >/dev/null || GOFLAGS= go install github.com/zricethezav/gitleaks/v8@v8.30.1
+  # The linters aisbx runs when installed; their tests run them for real.
+  "$OLDPWD/checks/linters/testdata/install-tools.sh"
+) >"$tools_log" 2>&1 &
+tools_pid=$!
+log "building reference tools and linters in the background ($tools_log)"
 
 # Sandbox base images, built locally (busybox + host Go; debootstrap'd Debian
 # with python3/pytest; the same plus node).
-if [ -x scripts/images/all.sh ]; then
-  log "sandbox base images"
-  scripts/images/all.sh
+log "sandbox base images"
+scripts/images/all.sh
+
+if ! wait "$tools_pid"; then
+  cat "$tools_log" >&2
+  echo "setup: installing the reference tools and linters failed" >&2
+  exit 1
 fi
+log "tools: $(gitleaks version 2>/dev/null | head -1) gitleaks, $(staticcheck -version 2>/dev/null), $(golangci-lint --version 2>/dev/null | head -1 | cut -d' ' -f1-4)"

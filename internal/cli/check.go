@@ -68,11 +68,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) int {
 	if threshold == "" {
 		threshold = cfg.Checks.FailOn
 	}
-	newEngine := engineFactory
-	if newEngine == nil {
-		newEngine = builtin.NewEngine
-	}
-	engine, err := newEngine(root, cfg)
+	engine, err := engineFactory(root, cfg)
 	if err != nil {
 		return usageErr("configuration: %v", err)
 	}

@@ -16,11 +16,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// The lead registers "check" in cli.go; until then the tests do, so that
-	// they drive the command through Main like a user.
-	if _, ok := commands["check"]; !ok {
-		commands["check"] = command{cmdCheck, "run the preflight checks (CI gate)"}
-	}
 	// Keep the developer's own config out of the tests.
 	os.Setenv("AISBX_CONFIG", filepath.Join(os.TempDir(), "aisbx-check-test-no-user-config.toml"))
 	os.Exit(m.Run())
@@ -300,4 +295,41 @@ func TestCheckGitignoreInGitRepo(t *testing.T) {
 	if len(out.Findings) == 0 {
 		t.Fatal("nothing found under src/")
 	}
+}
+
+func TestDoctorLintersListsEveryTool(t *testing.T) {
+	lines := doctorLinters(context.Background(), t.TempDir())
+	text := ""
+	for _, c := range lines {
+		if c.Status != "ok" && c.Status != "info" {
+			t.Errorf("a linter line is %s: %+v", c.Status, c)
+		}
+		text += c.Name + " " + c.Detail + "\n"
+	}
+	for _, name := range []string{"go vet", "staticcheck", "golangci-lint", "ruff", "bandit", "eslint", "shellcheck"} {
+		if !strings.Contains(text, name) {
+			t.Errorf("doctor does not mention %s:\n%s", name, text)
+		}
+	}
+}
+
+// TestCheckRunsInstalledLinters: with the default checks, an installed
+// linter's findings reach the report with their tool prefix.
+func TestCheckRunsInstalledLinters(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is not installed (apt-get install shellcheck)")
+		}
+		t.Skip("shellcheck is not installed")
+	}
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "aisbx.toml"), []byte("[linters]\nenabled = [\"shellcheck\"]\n"))
+	writeFile(t, filepath.Join(ws, "run.sh"), []byte("#!/bin/sh\n# 😀\necho $1\n"))
+	out := decodeJSON(t, runCheck(t, ws, "--format", "json", "--fail-on", "never"))
+	for _, f := range out.Findings {
+		if f.Rule == "shellcheck/SC2086" && f.Category == "lint" && f.Path == "run.sh" && f.Line == 3 && f.Column == 6 && f.EndColumn == 8 {
+			return
+		}
+	}
+	t.Fatalf("no shellcheck/SC2086 at run.sh:3:6-8 in %+v", out.Findings)
 }

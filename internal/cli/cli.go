@@ -54,6 +54,7 @@ func init() {
 		"status":  {cmdStatus, "show the daemon, its clients and workspaces"},
 		"doctor":  {cmdDoctor, "check the machine: Docker engine, socket, inotify, config, tools"},
 		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
+		"check":   {cmdCheck, "run the preflight checks over files: the CI gate (json, sarif, junit)"},
 		"image":   {cmdImage, "build, list or import the sandbox images (image build|list|import)"},
 		"sbom":    {cmdSBOM, "write a CycloneDX or SPDX bill of materials of a workspace"},
 		"vulndb":  {cmdVulnDB, "manage the offline OSV vulnerability database (import|update|status|scan)"},

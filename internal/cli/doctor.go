@@ -32,6 +32,7 @@ var doctorChecks = []func(ctx context.Context, root string) []doctorCheck{
 	doctorSocket,
 	doctorInotify,
 	doctorConfig,
+	doctorLinters,
 }
 
 func cmdDoctor(ctx context.Context, env *Env, args []string) int {

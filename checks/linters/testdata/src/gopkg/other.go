@@ -1,0 +1,11 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func helper() {
+	fmt.Println("%s", 1)
+	os.Remove("x") // 😀
+}

@@ -1,0 +1,3 @@
+package scconfig
+
+func F() {}

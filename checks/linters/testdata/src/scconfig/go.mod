@@ -1,0 +1,3 @@
+module example.com/scconfig
+
+go 1.22
