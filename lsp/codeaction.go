@@ -45,6 +45,7 @@ func (s *session) CodeAction(ctx context.Context, params *protocol.CodeActionPar
 				named[i] = d
 			}
 		}
+		var allowlist []protocol.CodeAction
 		for i, f := range c.findings {
 			d, isNamed := named[i]
 			if !isNamed && !(f.Start <= re && f.End >= rs) {
@@ -52,6 +53,15 @@ func (s *session) CodeAction(ctx context.Context, params *protocol.CodeActionPar
 			}
 			if !isNamed {
 				d = findingDiagnostic(c.idx, f, i)
+			}
+			if f.Category == checks.CategorySecret && f.Fingerprint != "" {
+				// Listed after the fixes: the edit is the better answer.
+				allowlist = append(allowlist, protocol.CodeAction{
+					Title: "Add this value to the aisbx.toml allowlist (by fingerprint)", Kind: protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{d},
+					Command: &protocol.Command{Title: "Add to allowlist", Command: "aisbx.allowlistSecret",
+						Arguments: []any{allowlistArgs{URI: params.TextDocument.URI, Fingerprint: f.Fingerprint, Rule: f.Rule}}},
+				})
 			}
 			for _, fix := range f.Fixes {
 				actions = append(actions, protocol.CodeAction{
@@ -63,6 +73,7 @@ func (s *session) CodeAction(ctx context.Context, params *protocol.CodeActionPar
 				})
 			}
 		}
+		actions = append(actions, allowlist...)
 	}
 	return actions, nil
 }

@@ -18,7 +18,9 @@ type CommandHandler func(ctx context.Context, s *session, params *protocol.Execu
 // call them.
 func (s *session) builtinCommands() map[string]CommandHandler {
 	return map[string]CommandHandler{
-		"aisbx.reloadConfig": cmdReloadConfig,
+		"aisbx.reloadConfig":    cmdReloadConfig,
+		"aisbx.status":          cmdStatus,
+		"aisbx.allowlistSecret": cmdAllowlistSecret,
 	}
 }
 

@@ -22,6 +22,7 @@ type clientCaps struct {
 	applyEdit        bool
 	watchedFilesDyn  bool
 	codeDescription  bool
+	createFiles      bool // workspaceEdit.documentChanges with resourceOperations "create"
 }
 
 // initialize answers the initialize request. Params are decoded leniently,
@@ -77,6 +78,7 @@ func (s *session) initialize(ctx context.Context, reply jsonrpc2.Replier, call *
 		applyEdit:        capBool(caps, "workspace", "applyEdit"),
 		watchedFilesDyn:  capBool(caps, "workspace", "didChangeWatchedFiles", "dynamicRegistration"),
 		codeDescription:  capBool(caps, "textDocument", "publishDiagnostics", "codeDescriptionSupport"),
+		createFiles:      capBool(caps, "workspace", "workspaceEdit", "documentChanges") && capHas(caps, "create", "workspace", "workspaceEdit", "resourceOperations"),
 	}
 	s.mu.Lock()
 	s.caps = c
@@ -146,6 +148,25 @@ func capBool(m map[string]any, path ...string) bool {
 	}
 	b, _ := cur.(bool)
 	return b
+}
+
+// capHas reports whether a capabilities array holds want.
+func capHas(m map[string]any, want string, path ...string) bool {
+	var cur any = m
+	for _, k := range path {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return false
+		}
+		cur = obj[k]
+	}
+	list, _ := cur.([]any)
+	for _, v := range list {
+		if v == want {
+			return true
+		}
+	}
+	return false
 }
 
 // Initialize is never reached: initialize is answered in handle, leniently.

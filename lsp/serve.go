@@ -25,6 +25,10 @@ type Options struct {
 	// Control answers aisbx/* requests (status, run, hook) that the CLI and
 	// agent hooks send over the daemon socket without initializing.
 	Control map[string]ControlHandler
+	// Shared says the session runs in the shared daemon (for status).
+	Shared bool
+	// Started is when the serving process started; zero means now.
+	Started time.Time
 }
 
 // Serve runs one LSP session on rwc until the client sends exit, the stream
@@ -36,6 +40,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	}
 	if opts.ClientID == "" {
 		opts.ClientID = newID()
+	}
+	if opts.Started.IsZero() {
+		opts.Started = time.Now()
 	}
 	if opts.Registry == nil {
 		opts.Registry = workspace.NewRegistry(ctx, workspace.Options{Logger: opts.Logger})
