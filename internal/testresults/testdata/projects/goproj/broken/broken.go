@@ -1,0 +1,5 @@
+package broken
+
+func Broken() int {
+	return undefinedThing // BUILD-FAILS-HERE
+}

@@ -1,0 +1,3 @@
+require('../src/does-not-exist'); // LOAD-FAILS-HERE
+
+test('never runs', () => {});

@@ -1,0 +1,6 @@
+export function total(items) {
+  if (!Array.isArray(items)) {
+    throw new TypeError('items must be an array'); // THROWS-HERE cart > rejects non-arrays
+  }
+  return items.reduce((sum, x) => sum + x, 0);
+}

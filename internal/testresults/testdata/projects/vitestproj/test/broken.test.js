@@ -1,0 +1,3 @@
+import '../src/does-not-exist.js'; // LOAD-FAILS-HERE
+
+test('never runs', () => {});

@@ -1,0 +1,1 @@
+export default { test: { globals: true, includeTaskLocation: true } };

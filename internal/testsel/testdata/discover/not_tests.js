@@ -1,0 +1,1 @@
+test('this file is not a test file by name', () => {});

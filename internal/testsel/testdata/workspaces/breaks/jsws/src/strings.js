@@ -1,0 +1,4 @@
+export function reverse(s) {
+  // Broken on purpose: forgets to reverse.
+  return s;
+}

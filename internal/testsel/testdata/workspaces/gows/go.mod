@@ -1,0 +1,3 @@
+module example.com/gows
+
+go 1.22

@@ -1,0 +1,3 @@
+export function Button({ label }: { label: string }) {
+  return <button>{label}</button>;
+}

@@ -1,0 +1,3 @@
+const { twice } = require('./util.cjs');
+
+module.exports.quadruple = (x) => twice(twice(x));

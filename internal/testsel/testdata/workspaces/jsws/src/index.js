@@ -1,0 +1,2 @@
+export * from './math.js';
+export { formatSum } from './format.js';

@@ -1,0 +1,3 @@
+export function reverse(s) {
+  return [...s].reverse().join('');
+}

@@ -1,0 +1,2 @@
+def square(side):
+    return side * side

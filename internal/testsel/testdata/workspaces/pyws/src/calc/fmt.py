@@ -1,0 +1,5 @@
+from .ops import add
+
+
+def fmt_sum(a, b):
+    return f"{a} + {b} = {add(a, b)}"

@@ -1,0 +1,2 @@
+def words_of(s):
+    return s.split()

@@ -1,0 +1,5 @@
+from calc import plugins
+
+
+def test_double():
+    assert plugins.load("double").run(4) == 8
