@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 	"testing"
 
 	"github.com/aisbx/aisbx/checks"
@@ -240,16 +239,7 @@ func FuzzRun(f *testing.F) {
 	c := New(Options{TreeCacheEntries: 8})
 	f.Fuzz(func(t *testing.T, which uint8, content []byte) {
 		file := checks.NewFile("/w", "/w/fuzz"+exts[int(which)%len(exts)], content)
-		done := make(chan bool)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				os.WriteFile(fmt.Sprintf("/tmp/slow-%d%s", len(content), exts[int(which)%len(exts)]), content, 0o644)
-			}
-		}()
 		fs, err := c.Run(context.Background(), file)
-		close(done)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,23 +118,7 @@ func analyzeJS(ctx context.Context, f *checks.File, r *report, trees *treeCache)
 	a := &jsFile{s: f.Content, r: r, idents: newIdentIndex(tree.RootNode(), f.Content), aliases: map[string]string{},
 		bound: map[string]bool{}, decls: map[string][]sitter.Node{}}
 	m := g.matcher(tree, f.Content)
-	// Imports first: their aliases are words to look for too.
-	imports, ok := lineWindows(f.Content, jsImportWords)
-	if err := m.run(ctx, imports, !ok, a.collect); err != nil {
-		return err
-	}
-	words := jsWords
-	if len(a.aliases) > 0 {
-		words = setOf(nil)
-		for w := range jsWords {
-			words[w] = true
-		}
-		for local := range a.aliases {
-			words[local] = true
-		}
-	}
-	ws, ok := lineWindows(f.Content, words)
-	if err := m.run(ctx, without(ws, imports), !ok, a.collect); err != nil {
+	if err := m.runImportsFirst(ctx, jsImportWords, jsWords, a.aliases, a.collect); err != nil {
 		return err
 	}
 	a.check()

@@ -24,6 +24,7 @@ func (a *jsFile) isLiteral(n sitter.Node, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
+	n = unwrapTS(n)
 	switch kind(n) {
 	case "string", "number", "true", "false", "null", "undefined", "regex":
 		return true

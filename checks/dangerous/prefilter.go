@@ -12,8 +12,9 @@ import (
 // their query only over the lines around those words.
 
 // maxWindows is where windows stop paying: each window's query descends from
-// the root, so a file dense with candidates is cheaper to query whole.
-const maxWindows = 200
+// the root, so a file dense with candidates is cheaper to query whole. A
+// variable so that a test can force whole-file queries and compare.
+var maxWindows = 200
 
 // window is a byte range of whole lines, [start, end).
 type window struct{ start, end int }

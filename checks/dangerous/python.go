@@ -88,23 +88,7 @@ func analyzePython(ctx context.Context, f *checks.File, r *report, trees *treeCa
 	a := &pyFile{s: f.Content, r: r, idents: newIdentIndex(tree.RootNode(), f.Content), aliases: map[string]string{},
 		bound: map[string]bool{}, assigns: map[string][]pyAssign{}}
 	m := pyGrammar.matcher(tree, f.Content)
-	// Imports first: their aliases are words to look for too.
-	imports, ok := lineWindows(f.Content, pyImportWords)
-	if err := m.run(ctx, imports, !ok, a.collect); err != nil {
-		return err
-	}
-	words := pyWords
-	if len(a.aliases) > 0 {
-		words = setOf(nil)
-		for w := range pyWords {
-			words[w] = true
-		}
-		for local := range a.aliases {
-			words[local] = true
-		}
-	}
-	ws, ok := lineWindows(f.Content, words)
-	if err := m.run(ctx, without(ws, imports), !ok, a.collect); err != nil {
+	if err := m.runImportsFirst(ctx, pyImportWords, pyWords, a.aliases, a.collect); err != nil {
 		return err
 	}
 	a.check()

@@ -101,26 +101,29 @@ func (a *pyFile) subprocess(c pyCall, args pyArgs, qn string) {
 	}
 }
 
+// shellBuiltins run inside the shell; without one there is no program by
+// that name to run.
+var shellBuiltins = setOf([]string{"cd", "export", "source", ".", "alias", "unalias", "set", "unset", "ulimit", "umask",
+	"exit", "exec", "eval", "read", "shift", "trap", "wait", "type", "hash", "times", "return", "break", "continue",
+	"readonly", "local", "declare", "typeset", "let", "history", "jobs", "fg", "bg", "builtin", "command"})
+
 // argvLiteral rewrites a plain string literal holding a command without any
 // shell syntax as a Python list: "ls -l /tmp" -> ["ls", "-l", "/tmp"]. Only
-// then is dropping the shell an exact rewrite.
+// then is dropping the shell an exact rewrite: no quoting, expansion,
+// redirection, VAR=value prefix or builtin.
 func (a *pyFile) argvLiteral(n sitter.Node) (string, bool) {
-	if kind(n) != "string" {
+	cs := namedChildren(n)
+	if kind(n) != "string" || len(cs) == 0 {
 		return "", false
 	}
-	start := a.s.text(field(n, "string_start"))
-	if start == "" {
-		if cs := namedChildren(n); len(cs) > 0 {
-			start = a.s.text(cs[0])
-		}
-	}
+	start := a.s.text(cs[0]) // string_start: the prefix and quote
 	if start != `"` && start != `'` {
 		return "", false
 	}
 	frags, _ := a.stringParts(n)
 	text := strings.Join(frags, "")
 	words := strings.Fields(text)
-	if len(words) == 0 {
+	if len(words) == 0 || strings.Contains(words[0], "=") || shellBuiltins[words[0]] {
 		return "", false
 	}
 	for _, r := range text {

@@ -167,7 +167,35 @@ func (m *matcher) run(ctx context.Context, ws []window, all bool, fn func(caps [
 			fn(m.caps)
 		}
 	}
+	// The cursor's timeout ends a query without a word; past the deadline the
+	// matches may be partial, and partial findings must not pass for a result.
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
 	return ctx.Err()
+}
+
+// runImportsFirst runs the query over the lines holding importWords,
+// then over the lines holding words or a name the imports bound: fn fills
+// aliases (local name -> what it imports) during the first pass, and an
+// alias can rename anything (from os import system as run).
+func (m *matcher) runImportsFirst(ctx context.Context, importWords, words map[string]bool, aliases map[string]string, fn func([]capture)) error {
+	imports, ok := lineWindows(m.src, importWords)
+	if err := m.run(ctx, imports, !ok, fn); err != nil || !ok {
+		return err // on !ok the whole file was queried
+	}
+	if len(aliases) > 0 {
+		all := make(map[string]bool, len(words)+len(aliases))
+		for w := range words {
+			all[w] = true
+		}
+		for local := range aliases {
+			all[local] = true
+		}
+		words = all
+	}
+	ws, ok := lineWindows(m.src, words)
+	return m.run(ctx, without(ws, imports), !ok, fn)
 }
 
 // timeoutMicros turns ctx's deadline into tree-sitter's timeout; 0 is none.

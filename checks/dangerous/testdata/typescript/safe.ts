@@ -10,6 +10,8 @@ export function go(x: Exec, cmd: string, el: HTMLElement, items: string[]): stri
   x.exec(cmd); // a method called exec on an interface, not child_process
   execFile('git', ['status'], (err: Error | null) => err);
   el.textContent = cmd;
+  el.innerHTML = '' as string;
+  (el as HTMLElement).innerHTML = `<hr/>`;
   const doc: string = `document.write(${cmd})`;
   const token = randomBytes(16).toString('hex');
   const id: string = randomUUID();
