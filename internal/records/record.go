@@ -53,11 +53,25 @@ type Record struct {
 	// Provenance lists the AI edits behind the changed ranges, when the
 	// watcher knows them.
 	Provenance    []Provenance `json:"provenance"`
+	// Jobs lists every sandbox job when the run needed more than one (a
+	// workspace with Go and Python tests); the top-level command, image and
+	// status are then the first job's.
+	Jobs          []Job        `json:"jobs,omitempty"`
 	AisbxdVersion string       `json:"aisbxd_version" redact:"-"`
 	DurationMS    int64        `json:"duration_ms"`
 	// Output is a bounded excerpt of the run's output (head and tail).
 	Output          string `json:"output,omitempty"`
 	OutputTruncated bool   `json:"output_truncated,omitempty"`
+}
+
+// Job is one sandbox job of a run.
+type Job struct {
+	Profile  string  `json:"profile" redact:"-"`
+	Image    Image   `json:"image"`
+	Command  Command `json:"command"`
+	Status   string  `json:"status" redact:"-"`
+	Reason   string  `json:"reason,omitempty"`
+	ExitCode int     `json:"exit_code"`
 }
 
 // Duration is the run's wall time.

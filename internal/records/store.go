@@ -204,6 +204,23 @@ func writeAtomic(dir, name string, data []byte) error {
 	return nil
 }
 
+// WriteAttachment stores a file that belongs to record id beside it, as
+// <id>.<name> (an SBOM, say), atomically, and returns its path. It is
+// removed when the record is pruned.
+func (s *Store) WriteAttachment(id, name string, data []byte) (string, error) {
+	if !idPattern.MatchString(id) || name == "" || strings.ContainsAny(name, "/\\") {
+		return "", fmt.Errorf("attachment %q of record %q: bad name", name, id)
+	}
+	file := id + "." + name
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating %s: %w", s.dir, err)
+	}
+	if err := writeAtomic(s.dir, file, data); err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, file), nil
+}
+
 // ids lists the record ids in the store, newest first. Files that are not
 // records are ignored (and never removed).
 func (s *Store) ids() ([]string, error) {
@@ -339,6 +356,12 @@ func (s *Store) Prune(ctx context.Context) (int, error) {
 		if err := os.Remove(filepath.Join(s.dir, id+".json")); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 			continue
+		}
+		// Attachments (the run's SBOM) go with their record.
+		if matches, err := filepath.Glob(filepath.Join(s.dir, id+".*")); err == nil {
+			for _, m := range matches {
+				_ = os.Remove(m)
+			}
 		}
 		removed++
 	}
