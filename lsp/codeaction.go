@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/aisbx/aisbx/checks"
+	"github.com/aisbx/aisbx/internal/testsel"
 	"github.com/aisbx/aisbx/internal/textpos"
 )
 
@@ -75,7 +76,46 @@ func (s *session) CodeAction(ctx context.Context, params *protocol.CodeActionPar
 		}
 		actions = append(actions, allowlist...)
 	}
+	if want(codeActionKindSandbox) {
+		actions = append(actions, s.sandboxActions(params, c.idx, len(params.Context.Only) > 0)...)
+	}
 	return actions, nil
+}
+
+// sandboxActions are the "run in sandbox" actions for a position. Without
+// an "only" filter they carry no kind, so that editors list them in the
+// Ctrl+. menu (clients hide source.* kinds there); asked for by kind, they
+// carry source.aisbx.sandbox.
+func (s *session) sandboxActions(params *protocol.CodeActionParams, idx *textpos.Index, byKind bool) []protocol.CodeAction {
+	path, _ := uriToPath(params.TextDocument.URI)
+	ws := s.workspaceFor(path)
+	if ws == nil || ws.Root == "" {
+		return nil
+	}
+	kind := protocol.CodeActionKind("")
+	if byKind {
+		kind = codeActionKindSandbox
+	}
+	uri := params.TextDocument.URI
+	action := func(title, command string, args runArgs) protocol.CodeAction {
+		return protocol.CodeAction{Title: title, Kind: kind,
+			Command: &protocol.Command{Title: title, Command: command, Arguments: []any{args}}}
+	}
+	var out []protocol.CodeAction
+	if tests, err := testsel.Discover(relTo(ws, path), idx.Text()); err == nil && len(tests) > 0 {
+		off, _ := idx.OffsetUTF16(textpos.Position{Line: int(params.Range.Start.Line), Col: int(params.Range.Start.Character)})
+		if t, ok := testsel.TestAt(tests, off); ok {
+			out = append(out, action("Run this test in sandbox: "+t.Name(), "aisbx.runTest", runArgs{URI: uri, Test: testID(ws, t)}))
+		}
+		out = append(out, action("Run this file's tests in sandbox", "aisbx.runFile", runArgs{URI: uri}))
+	} else {
+		out = append(out, action("Run the tests of this file in sandbox", "aisbx.runFile", runArgs{URI: uri}))
+	}
+	out = append(out, action("Run affected tests in sandbox", "aisbx.runAffected", runArgs{URI: uri}))
+	if r, err := ws.Runner(); err == nil && len(r.FailedTests()) > 0 {
+		out = append(out, action("Re-run failed tests in sandbox", "aisbx.rerunFailed", runArgs{URI: uri}))
+	}
+	return out
 }
 
 // checkedNow returns the last check of an open document, checking it again

@@ -21,6 +21,12 @@ func (s *session) builtinCommands() map[string]CommandHandler {
 		"aisbx.reloadConfig":    cmdReloadConfig,
 		"aisbx.status":          cmdStatus,
 		"aisbx.allowlistSecret": cmdAllowlistSecret,
+		"aisbx.runAffected":     cmdRunAffected,
+		"aisbx.runTest":         cmdRunTest,
+		"aisbx.runFile":         cmdRunFile,
+		"aisbx.rerunFailed":     cmdRerunFailed,
+		"aisbx.lastRun":         cmdLastRun,
+		"aisbx.openRunRecord":   cmdOpenRunRecord,
 	}
 }
 

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"bytes"
+	"os"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -110,6 +112,7 @@ func (s *session) publish(path string, gen uint64) {
 		for i, fd := range res.Findings {
 			diags = append(diags, findingDiagnostic(idx, fd, i))
 		}
+		diags = append(diags, testDiagnostics(ws, path, idx)...)
 	}
 
 	s.pubMu.Lock()
@@ -160,6 +163,20 @@ func (s *session) onWorkspaceEvent(ws *workspace.Workspace, e workspace.Event) {
 		if e.ConfigApplied {
 			s.republishAll()
 		}
+	case workspace.EventTests:
+		for _, path := range e.Files {
+			if _, open := s.docs.Get(path); open {
+				s.publishNow(path)
+			} else {
+				s.publishTests(ws, path)
+			}
+		}
+		if s.clientCaps().codeLensRefresh {
+			if err := s.call(s.ctx, protocol.MethodCodeLensRefresh, nil, nil); err != nil {
+				s.log.Debug("codeLens/refresh", "err", err)
+			}
+		}
+		s.notify("aisbx/status", s.status(s.ctx))
 	}
 }
 
@@ -208,6 +225,72 @@ func (s *session) publishConfigProblems(ws *workspace.Workspace) {
 		}
 		s.pubMu.Unlock()
 	}
+}
+
+// publishTests shows the failing tests of a file that is not open in
+// this session (VS Code lists them in Problems), or clears them.
+func (s *session) publishTests(ws *workspace.Workspace, path string) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	diags := testDiagnostics(ws, path, textpos.NewIndex(text))
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	d := s.state(path)
+	was := d.published
+	d.published = len(diags) > 0
+	d.gen++
+	s.mu.Unlock()
+	if len(diags) > 0 || was {
+		s.sendDiagnostics(path, 0, diags)
+	}
+}
+
+// testDiagDocURL explains failing-test diagnostics.
+const testDiagDocURL = "https://github.com/aisbx/aisbx/blob/main/docs/rules/test-failed.md"
+
+// testDiagnostics are the workspace's failed tests whose failure is in
+// path, on the failing line.
+func testDiagnostics(ws *workspace.Workspace, path string, idx *textpos.Index) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	for _, f := range ws.FailuresIn(path) {
+		line := f.Line - 1
+		if line < 0 || line >= idx.LineCount() {
+			continue
+		}
+		start, end := idx.LineStart(line), idx.LineEnd(line)
+		text := idx.Text()[start:end]
+		start += len(text) - len(bytes.TrimLeft(text, " \t"))
+		msg := f.Name + " failed"
+		if f.Message != "" {
+			msg += ": " + f.Message
+		}
+		if excerpt := lastLines(f.Output, 12, 1500); excerpt != "" {
+			msg += "\n\n" + excerpt
+		}
+		out = append(out, protocol.Diagnostic{
+			Range: protocolRange(idx, start, end), Severity: protocol.DiagnosticSeverityError,
+			Code: "test-failed", CodeDescription: &protocol.CodeDescription{Href: uri.URI(testDiagDocURL)},
+			Source: "aisbx", Message: msg, Data: map[string]string{"category": "test", "test": f.Name, "run": f.RunID},
+		})
+	}
+	return out
+}
+
+// lastLines keeps the last n lines of s, at most max bytes.
+func lastLines(s string, n, max int) string {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	out := strings.Join(lines, "\n")
+	if len(out) > max {
+		out = "…" + out[len(out)-max:]
+	}
+	return out
 }
 
 // findingDiagnostic converts a finding, with byte offsets, into a diagnostic

@@ -54,6 +54,17 @@ type folder struct {
 	unsubscribe func()
 }
 
+// dirtyBuffers are this session's unsaved buffers, for sandbox overlays.
+func (s *session) dirtyBuffers() map[string][]byte {
+	out := map[string][]byte{}
+	for _, d := range s.docs.All() {
+		if d.Dirty {
+			out[d.Path] = d.Text
+		}
+	}
+	return out
+}
+
 func (s *session) exitCode() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,7 +121,9 @@ func (s *session) acquire(root string) *workspace.Workspace {
 		return nil
 	}
 	f := &folder{ws: ws}
-	f.unsubscribe = ws.Subscribe(func(e workspace.Event) { s.onWorkspaceEvent(ws, e) })
+	unsub := ws.Subscribe(func(e workspace.Event) { s.onWorkspaceEvent(ws, e) })
+	removeOverlay := ws.AddOverlay(s.dirtyBuffers)
+	f.unsubscribe = func() { unsub(); removeOverlay() }
 	s.mu.Lock()
 	if existing, ok := s.folders[root]; ok {
 		s.mu.Unlock()

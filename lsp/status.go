@@ -70,8 +70,8 @@ func (s *session) status(ctx context.Context) statusResult {
 				w.Pools = append(w.Pools, poolStatus{Profile: p.Profile, Warm: p.Idle, Size: p.Size})
 			}
 		}
-		if last := s.lastRun(ws.Root); last != nil {
-			w.LastRun = last
+		if r, err := ws.Runner(); err == nil {
+			w.LastRun = lastSummary(ws, r)
 		}
 		st.Workspaces = append(st.Workspaces, w)
 	}

@@ -147,7 +147,7 @@ func (d *Daemon) accept(ctx context.Context) error {
 		go func() {
 			defer d.conns.Done()
 			defer d.disconnected()
-			lsp.Serve(ctx, conn, lsp.Options{Registry: d.reg, Logger: d.log, Control: d.control})
+			lsp.Serve(ctx, conn, lsp.Options{Registry: d.reg, Logger: d.log, Control: d.control, Shared: true, Started: d.started})
 		}()
 	}
 }
@@ -229,7 +229,7 @@ func (d *Daemon) stopHandler(ctx context.Context, c *lsp.ControlCall) (any, erro
 }
 
 func (d *Daemon) statusHandler(ctx context.Context, c *lsp.ControlCall) (any, error) {
-	return d.Status(), nil
+	return d.Status(ctx), nil
 }
 
 // decode is a helper for control handlers.

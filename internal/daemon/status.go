@@ -1,12 +1,14 @@
 package daemon
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"time"
 
 	"github.com/aisbx/aisbx/internal/version"
 	"github.com/aisbx/aisbx/internal/workspace"
+	"github.com/aisbx/aisbx/sandbox"
 )
 
 // Status is what `aisbxd status` shows.
@@ -24,14 +26,15 @@ type Status struct {
 
 // WorkspaceStatus describes one workspace in the daemon.
 type WorkspaceStatus struct {
-	Root          string   `json:"root"`
-	Users         int      `json:"users"`
-	ConfigOK      bool     `json:"config_ok"`
-	ConfigProblem []string `json:"config_problems,omitempty"`
+	Root          string                `json:"root"`
+	Users         int                   `json:"users"`
+	ConfigOK      bool                  `json:"config_ok"`
+	ConfigProblem []string              `json:"config_problems,omitempty"`
+	Sandbox       *sandbox.StatusReport `json:"sandbox,omitempty"`
 }
 
 // Status reports the daemon's state.
-func (d *Daemon) Status() Status {
+func (d *Daemon) Status(ctx context.Context) Status {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	st := Status{
@@ -46,6 +49,9 @@ func (d *Daemon) Status() Status {
 			for _, p := range l.Problems {
 				ws.ConfigProblem = append(ws.ConfigProblem, p.String())
 			}
+		}
+		if sb, ok := w.SandboxStatus(ctx); ok {
+			ws.Sandbox = &sb
 		}
 		st.Workspaces = append(st.Workspaces, ws)
 	}

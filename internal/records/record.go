@@ -52,13 +52,13 @@ type Record struct {
 	Changed  []ChangedFile `json:"changed"`
 	// Provenance lists the AI edits behind the changed ranges, when the
 	// watcher knows them.
-	Provenance    []Provenance `json:"provenance"`
+	Provenance []Provenance `json:"provenance"`
 	// Jobs lists every sandbox job when the run needed more than one (a
 	// workspace with Go and Python tests); the top-level command, image and
 	// status are then the first job's.
-	Jobs          []Job        `json:"jobs,omitempty"`
-	AisbxdVersion string       `json:"aisbxd_version" redact:"-"`
-	DurationMS    int64        `json:"duration_ms"`
+	Jobs          []Job  `json:"jobs,omitempty"`
+	AisbxdVersion string `json:"aisbxd_version" redact:"-"`
+	DurationMS    int64  `json:"duration_ms"`
 	// Output is a bounded excerpt of the run's output (head and tail).
 	Output          string `json:"output,omitempty"`
 	OutputTruncated bool   `json:"output_truncated,omitempty"`

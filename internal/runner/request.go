@@ -46,6 +46,9 @@ type Observer struct {
 	Event func(e testresults.Event)
 	// Output receives the jobs' output as it streams.
 	Output func(stream string, p []byte)
+	// Building reports the progress of a sandbox image the run builds
+	// first because it was missing.
+	Building func(p sandbox.BuildProgress)
 }
 
 // Started describes a run about to start.

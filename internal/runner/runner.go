@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path"
@@ -20,6 +21,7 @@ import (
 type Sandbox interface {
 	Run(ctx context.Context, job sandbox.Job) (*sandbox.Result, error)
 	Profiles() map[string]sandbox.Profile
+	Build(ctx context.Context, opts sandbox.BuildOptions) ([]sandbox.ImageInfo, error)
 }
 
 // Options configure a Runner.
@@ -215,7 +217,7 @@ func (r *Runner) runJob(ctx context.Context, sb Sandbox, id string, j job, req R
 		jobID = fmt.Sprintf("%s-%d", id, len(agg.jobs)+1)
 	}
 	agg.jobs = append(agg.jobs, j.profile)
-	res, err := sb.Run(ctx, sandbox.Job{
+	sjob := sandbox.Job{
 		ID: jobID, Workspace: r.opts.Root, Overlay: req.Overlay, Profile: j.profile, Cmd: argv,
 		Env: env, Timeout: req.Timeout, Files: j.cmd.Files,
 		Output: func(stream string, p []byte) {
@@ -226,7 +228,17 @@ func (r *Runner) runJob(ctx context.Context, sb Sandbox, id string, j job, req R
 				obs.Output(stream, p)
 			}
 		},
-	})
+	}
+	res, err := sb.Run(ctx, sjob)
+	if errors.Is(err, sandbox.ErrImageNotBuilt) {
+		// First run in this workspace (or its lockfiles changed): build the
+		// image now, with progress, instead of sending the user to the CLI.
+		if berr := r.build(ctx, sb, j.profile, obs); berr != nil {
+			parser.Close()
+			return nil, berr
+		}
+		res, err = sb.Run(ctx, sjob)
+	}
 	if err != nil {
 		parser.Close()
 		return nil, err
@@ -236,6 +248,21 @@ func (r *Runner) runJob(ctx context.Context, sb Sandbox, id string, j job, req R
 	}
 	agg.add(parser.Close())
 	return res, nil
+}
+
+// build makes a profile's image for the workspace.
+func (r *Runner) build(ctx context.Context, sb Sandbox, profile string, obs Observer) error {
+	r.log.Info("building the sandbox image before the first run", "profile", profile)
+	_, err := sb.Build(ctx, sandbox.BuildOptions{Workspace: r.opts.Root, Profiles: []string{profile},
+		Progress: func(p sandbox.BuildProgress) {
+			if obs.Building != nil {
+				obs.Building(p)
+			}
+		}})
+	if err != nil {
+		return fmt.Errorf("building the %s sandbox image: %w", profile, err)
+	}
+	return nil
 }
 
 // runCommand runs an explicit command; its output is parsed as a test

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/aisbx/aisbx/internal/config"
+	"github.com/aisbx/aisbx/internal/runner"
 )
 
 // EventKind says what changed in a workspace.
@@ -13,6 +14,9 @@ const (
 	// EventConfig: the config was (re)loaded. Problems lists what is wrong
 	// with it; ConfigApplied is false when the last good config stayed.
 	EventConfig EventKind = iota + 1
+	// EventTests: a test run finished. Outcome is the run; Files are the
+	// absolute paths whose failing-test diagnostics changed.
+	EventTests
 )
 
 // Event is something the users of a workspace may want to react to.
@@ -20,6 +24,8 @@ type Event struct {
 	Kind          EventKind
 	ConfigApplied bool
 	Problems      []config.Problem
+	Outcome       *runner.Outcome
+	Files         []string
 }
 
 // broadcaster fans events out to subscribers, in order, without letting a

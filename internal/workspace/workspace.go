@@ -32,6 +32,9 @@ type Workspace struct {
 	sbMu  sync.Mutex
 	sb    *sandbox.Sandbox
 	sbKey string
+
+	tests   testsState
+	overlay overlays
 }
 
 func newWorkspace(parent context.Context, root string, opts Options) *Workspace {
