@@ -57,4 +57,3 @@ func resultTitle(status testresults.Status, d time.Duration) string {
 	}
 	return "? interrupted"
 }
-
