@@ -282,19 +282,7 @@ func (s *session) runTests(ctx context.Context, params *protocol.ExecuteCommandP
 	return summary, nil
 }
 
-func explanation(sel *testsel.Selection) []string {
-	if sel == nil {
-		return nil
-	}
-	var out []string
-	if sel.Fallback != "" {
-		out = append(out, "whole suite: "+sel.Fallback)
-	}
-	for _, it := range sel.Items() {
-		out = append(out, it.String())
-	}
-	return out
-}
+func explanation(sel *testsel.Selection) []string { return runner.Explanation(sel) }
 
 // testNotification describes a test result for aisbx/testResult.
 func testNotification(ws *workspace.Workspace, r *testresults.Result) map[string]any {

@@ -56,6 +56,7 @@ func init() {
 		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
 		"check":   {cmdCheck, "run the preflight checks over files: the CI gate (json, sarif, junit)"},
 		"image":   {cmdImage, "build, list or import the sandbox images (image build|list|import)"},
+		"run":     {cmdRun, "run tests (or a command) in the sandbox: all, --affected, --file, --failed, or -- CMD"},
 		"runs":    {cmdRuns, "list or show run records (runs list|show ID [--json|--junit])"},
 		"sbom":    {cmdSBOM, "write a CycloneDX or SPDX bill of materials of a workspace"},
 		"vulndb":  {cmdVulnDB, "manage the offline OSV vulnerability database (import|update|status|scan)"},

@@ -27,6 +27,7 @@ func controlHandlers(log *slog.Logger) map[string]lsp.ControlHandler {
 // the CLI and agent hooks reach the daemon's shared state through them.
 func daemonControl(d *daemon.Daemon, log *slog.Logger) map[string]lsp.ControlHandler {
 	h := controlHandlers(log)
+	h["aisbx/run"] = runControl(d, log)
 	return h
 }
 

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aisbx/aisbx/internal/config"
+	"github.com/aisbx/aisbx/internal/workspace"
 	"github.com/aisbx/aisbx/sandbox"
 )
 
@@ -54,9 +56,21 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-// openSandbox opens a sandbox without a pool for the image commands.
+// openSandbox opens a sandbox for dir's workspace with its aisbx.toml
+// profile overrides (an air-gapped base, say), without a pool.
 func openSandbox(ctx context.Context, env *Env, dir string) (*sandbox.Sandbox, int) {
-	sb, err := sandbox.New(ctx, sandbox.Options{Host: env.Getenv("DOCKER_HOST"), Workspace: dir, PoolSize: -1})
+	root := workspaceRoot(dir)
+	l := config.Load(root)
+	if l.Config == nil {
+		for _, p := range l.Problems {
+			fmt.Fprintln(env.Stderr, p.String())
+		}
+		fmt.Fprintln(env.Stderr, "aisbxd image: the config has errors (aisbxd config check)")
+		return nil, ExitUsage
+	}
+	opts := workspace.SandboxOptions(root, l.Config)
+	opts.Host, opts.PoolSize = env.Getenv("DOCKER_HOST"), -1
+	sb, err := sandbox.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "aisbxd image: %v\n", err)
 		return nil, ExitUsage
@@ -91,10 +105,15 @@ func imageBuild(ctx context.Context, env *Env, args []string) int {
 	}
 	defer sb.Close(context.WithoutCancel(ctx))
 	bar := newProgressBar(env.Stderr)
-	imgs, err := sb.Build(ctx, sandbox.BuildOptions{Workspace: *dir, Profiles: profiles, Base: *base, Force: *force, Progress: bar.update})
+	imgs, err := sb.Build(ctx, sandbox.BuildOptions{Workspace: workspaceRoot(*dir), Profiles: profiles, Base: *base, Force: *force, Progress: bar.update})
 	bar.finish()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "aisbxd image build: %v\n", err)
+		if strings.Contains(err.Error(), "registry") || strings.Contains(err.Error(), "no such host") || strings.Contains(err.Error(), "pull access denied") {
+			fmt.Fprintln(env.Stderr, "The base image cannot be pulled from here. On a machine without registry access, build a local base\n"+
+				"(scripts/images/all.sh makes aisbx-base/go, aisbx-base/python and aisbx-base/node), then either pass\n"+
+				"--base aisbx-base/go or set it in aisbx.toml:  [sandbox.profiles.go] base = \"aisbx-base/go\"")
+		}
 		if errors.Is(err, sandbox.ErrUnknownProfile) {
 			return ExitUsage
 		}

@@ -28,6 +28,9 @@ type Options struct {
 	// WarmPools fills each workspace's sandbox pool when it opens (the
 	// daemon does; one-shot CLI commands do not).
 	WarmPools bool
+	// Linger keeps a workspace open this long after its last user leaves,
+	// so that CLI calls and agent hooks in a row find its pool warm.
+	Linger time.Duration
 }
 
 // Registry holds the workspaces of this process by root.
@@ -71,6 +74,10 @@ func (r *Registry) Acquire(ctx context.Context, root, user string) (*Workspace, 
 		r.byRoot[root] = w
 		r.log.Info("workspace opened", "root", root)
 	}
+	if w.linger != nil {
+		w.linger.Stop()
+		w.linger = nil
+	}
 	w.users[user]++
 	return w, nil
 }
@@ -84,6 +91,12 @@ func (r *Registry) Release(w *Workspace, user string) {
 		delete(w.users, user)
 	}
 	idle := len(w.users) == 0
+	if idle && r.opts.Linger > 0 {
+		if w.linger == nil {
+			w.linger = time.AfterFunc(r.opts.Linger, func() { r.closeIfIdle(w) })
+		}
+		idle = false
+	}
 	if idle {
 		delete(r.byRoot, w.Root)
 	}
@@ -92,6 +105,20 @@ func (r *Registry) Release(w *Workspace, user string) {
 		r.log.Info("workspace closed", "root", w.Root)
 		w.close()
 	}
+}
+
+// closeIfIdle closes a lingering workspace that nobody took back.
+func (r *Registry) closeIfIdle(w *Workspace) {
+	r.mu.Lock()
+	if len(w.users) > 0 || r.byRoot[w.Root] != w {
+		r.mu.Unlock()
+		return
+	}
+	delete(r.byRoot, w.Root)
+	w.linger = nil
+	r.mu.Unlock()
+	r.log.Info("workspace closed after lingering", "root", w.Root)
+	w.close()
 }
 
 // Workspaces returns the open workspaces, sorted by root.

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/aisbx/aisbx/checks"
 	"github.com/aisbx/aisbx/internal/config"
@@ -20,7 +21,8 @@ type Workspace struct {
 	log    *slog.Logger
 	opts   Options
 
-	users map[string]int // guarded by the Registry's lock
+	users  map[string]int // guarded by the Registry's lock
+	linger *time.Timer    // guarded by the Registry's lock
 
 	mu     sync.RWMutex
 	cfg    *config.Config // the last good config
