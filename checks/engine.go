@@ -272,3 +272,26 @@ func cacheKey(f *File) [32]byte {
 	h.Sum(k[:0])
 	return k
 }
+
+// FileWatcher is implemented by checks whose findings depend on files other
+// than the one checked (manifests, installed packages, a .gitleaks.toml).
+// existenceChanged is true when the file was created, removed or renamed.
+type FileWatcher interface {
+	DependsOn(path string, existenceChanged bool) bool
+}
+
+// FileChanged tells the engine that a file changed on disk. When a check
+// depends on it, the cache is dropped (the check drops its own state) and
+// FileChanged reports true, so open documents can be checked again.
+func (e *Engine) FileChanged(path string, existenceChanged bool) bool {
+	hit := false
+	for _, c := range e.checks {
+		if fw, ok := c.(FileWatcher); ok && fw.DependsOn(path, existenceChanged) {
+			hit = true
+		}
+	}
+	if hit {
+		e.Invalidate()
+	}
+	return hit
+}

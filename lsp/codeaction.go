@@ -75,6 +75,7 @@ func (s *session) CodeAction(ctx context.Context, params *protocol.CodeActionPar
 			}
 		}
 		actions = append(actions, allowlist...)
+		actions = append(actions, reviewActions(params)...)
 	}
 	if want(codeActionKindSandbox) {
 		actions = append(actions, s.sandboxActions(params, c.idx, len(params.Context.Only) > 0)...)

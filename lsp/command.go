@@ -27,6 +27,7 @@ func (s *session) builtinCommands() map[string]CommandHandler {
 		"aisbx.rerunFailed":     cmdRerunFailed,
 		"aisbx.lastRun":         cmdLastRun,
 		"aisbx.openRunRecord":   cmdOpenRunRecord,
+		"aisbx.markReviewed":    cmdMarkReviewed,
 	}
 }
 

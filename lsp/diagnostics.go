@@ -113,6 +113,7 @@ func (s *session) publish(path string, gen uint64) {
 			diags = append(diags, findingDiagnostic(idx, fd, i))
 		}
 		diags = append(diags, testDiagnostics(ws, path, idx)...)
+		diags = append(diags, reviewDiagnostics(ws, path, idx)...)
 	}
 
 	s.pubMu.Lock()
@@ -163,13 +164,19 @@ func (s *session) onWorkspaceEvent(ws *workspace.Workspace, e workspace.Event) {
 		if e.ConfigApplied {
 			s.republishAll()
 		}
-	case workspace.EventTests:
+	case workspace.EventTests, workspace.EventFindings, workspace.EventAIEdit:
 		for _, path := range e.Files {
-			if _, open := s.docs.Get(path); open {
+			switch _, open := s.docs.Get(path); {
+			case open && e.Kind == workspace.EventAIEdit:
+				s.publishSoon(path) // ranges move as the user types: keep the debounce
+			case open:
 				s.publishNow(path)
-			} else {
-				s.publishTests(ws, path)
+			default:
+				s.publishClosed(ws, path)
 			}
+		}
+		if e.Kind != workspace.EventTests {
+			return
 		}
 		if s.clientCaps().codeLensRefresh {
 			if err := s.call(s.ctx, protocol.MethodCodeLensRefresh, nil, nil); err != nil {
@@ -177,6 +184,10 @@ func (s *session) onWorkspaceEvent(ws *workspace.Workspace, e workspace.Event) {
 			}
 		}
 		s.notify("aisbx/status", s.status(s.ctx))
+	case workspace.EventWatch:
+		if e.Watch != nil && e.Watch.Degraded {
+			s.showMessage(protocol.MessageTypeWarning, "aisbx: "+e.Watch.Reason)
+		}
 	}
 }
 
@@ -227,14 +238,26 @@ func (s *session) publishConfigProblems(ws *workspace.Workspace) {
 	}
 }
 
-// publishTests shows the failing tests of a file that is not open in
-// this session (VS Code lists them in Problems), or clears them.
-func (s *session) publishTests(ws *workspace.Workspace, path string) {
-	text, err := os.ReadFile(path)
-	if err != nil {
-		return
+// publishClosed shows what aisbx knows of a file that is not open in this
+// session: an agent's write checked in the background, failing tests,
+// unreviewed AI edits (VS Code lists them in Problems); or clears it.
+func (s *session) publishClosed(ws *workspace.Workspace, path string) {
+	var diags []protocol.Diagnostic
+	var idx *textpos.Index
+	if bg, ok := ws.BackgroundFindings(path); ok {
+		idx = textpos.NewIndex(bg.Content)
+		for i, fd := range bg.Findings {
+			d := findingDiagnostic(idx, fd, i)
+			d.Data = nil // no code actions without an open buffer to edit
+			diags = append(diags, d)
+		}
+	} else if text, err := os.ReadFile(path); err == nil {
+		idx = textpos.NewIndex(text)
+	} else {
+		idx = textpos.NewIndex(nil)
 	}
-	diags := testDiagnostics(ws, path, textpos.NewIndex(text))
+	diags = append(diags, testDiagnostics(ws, path, idx)...)
+	diags = append(diags, reviewDiagnostics(ws, path, idx)...)
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()

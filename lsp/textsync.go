@@ -3,10 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/aisbx/aisbx/internal/documents"
+	"github.com/aisbx/aisbx/internal/provenance"
 	"github.com/aisbx/aisbx/internal/textpos"
 )
 
@@ -59,10 +61,12 @@ func (s *session) didChange(params json.RawMessage) {
 			}
 		}
 	}
-	if _, err := s.docs.Change(path, p.TextDocument.Version, changes); err != nil {
+	doc, err := s.docs.Change(path, p.TextDocument.Version, changes)
+	if err != nil {
 		s.log.Warn("ignored edit", "err", err)
 		return
 	}
+	s.noteEdits(path, p, doc.Text)
 	s.publishSoon(path)
 }
 
@@ -85,6 +89,9 @@ func (s *session) DidSave(ctx context.Context, params *protocol.DidSaveTextDocum
 		text = []byte(params.Text)
 	}
 	s.docs.Saved(path, text)
+	if doc, ok := s.docs.Get(path); ok {
+		s.workspaceFor(path).NoteSaved(path, doc.Text)
+	}
 	for _, ws := range s.workspaces() {
 		if path == ws.ConfigPath() {
 			ws.ReloadConfig() // every session of the workspace republishes
@@ -103,4 +110,28 @@ func (s *session) DidClose(ctx context.Context, params *protocol.DidCloseTextDoc
 	s.docs.Close(path)
 	s.clear(path)
 	return nil
+}
+
+// noteEdits keeps AI provenance in step with the editor: recorded ranges
+// move with the lines, and one change inserting many lines is marked as
+// likely AI-written (a paste from a chat panel, an inline completion).
+func (s *session) noteEdits(path string, p didChangeParams, text []byte) {
+	ws := s.workspaceFor(path)
+	if ws == nil || ws.Root == "" {
+		return
+	}
+	minLines := ws.Config().Watch.AIInsertLines
+	for _, c := range p.ContentChanges {
+		if c.Range == nil {
+			continue
+		}
+		lc := provenance.LineChangeFor(int(c.Range.Start.Line), int(c.Range.Start.Character),
+			int(c.Range.End.Line), int(c.Range.End.Character), c.Text)
+		ws.MapEdit(path, lc)
+		if e, ok := provenance.LargeInsert(path, lc, minLines, time.Now()); ok {
+			if _, err := ws.RecordEdit(e, text); err != nil {
+				s.log.Debug("recording a large insert", "err", err)
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 
 	"github.com/aisbx/aisbx/checks"
 )
@@ -149,4 +150,11 @@ func (c *Check) finding(fx *fixer, m match, secret, fp string) checks.Finding {
 		fd.Fixes = []checks.Fix{fix}
 	}
 	return fd
+}
+
+// DependsOn reports whether a changed file changes the check's findings:
+// a workspace's .gitleaks.toml holds allowlists. The check re-reads it by
+// itself (by modification time); the engine only needs to drop its cache.
+func (c *Check) DependsOn(path string, existenceChanged bool) bool {
+	return filepath.Base(path) == GitleaksConfigName
 }

@@ -55,10 +55,12 @@ func init() {
 		"doctor":  {cmdDoctor, "check the machine: Docker engine, socket, inotify, config, tools"},
 		"config":  {cmdConfig, "check or print the effective aisbx.toml config"},
 		"check":   {cmdCheck, "run the preflight checks over files: the CI gate (json, sarif, junit)"},
+		"hook":    {cmdHook, "report an agent's edit (hook claude-code | hook edit --tool T --file F); exits 2 to block"},
 		"image":   {cmdImage, "build, list or import the sandbox images (image build|list|import)"},
 		"run":     {cmdRun, "run tests (or a command) in the sandbox: all, --affected, --file, --failed, or -- CMD"},
 		"runs":    {cmdRuns, "list or show run records (runs list|show ID [--json|--junit])"},
 		"sbom":    {cmdSBOM, "write a CycloneDX or SPDX bill of materials of a workspace"},
+		"watch":   {cmdWatch, "print a live feed of AI edits, background checks and test runs"},
 		"vulndb":  {cmdVulnDB, "manage the offline OSV vulnerability database (import|update|status|scan)"},
 	}
 }

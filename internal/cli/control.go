@@ -28,6 +28,8 @@ func controlHandlers(log *slog.Logger) map[string]lsp.ControlHandler {
 func daemonControl(d *daemon.Daemon, log *slog.Logger) map[string]lsp.ControlHandler {
 	h := controlHandlers(log)
 	h["aisbx/run"] = runControl(d, log)
+	h["aisbx/hook"] = hookControl(d)
+	h["aisbx/watch"] = watchControl(d)
 	return h
 }
 

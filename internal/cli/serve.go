@@ -39,7 +39,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 		// Still give the editor a working server, just not a shared one.
 		log.Error("cannot reach or start the daemon; serving standalone", "err", err)
 	}
-	reg := workspace.NewRegistry(ctx, workspace.Options{Logger: log, NewEngine: engineFactory})
+	reg := workspace.NewRegistry(ctx, workspace.Options{Logger: log, NewEngine: engineFactory, Watch: true})
 	defer reg.Close()
 	return lsp.Serve(ctx, stdio, lsp.Options{Registry: reg, Logger: log, Control: controlHandlers(log)})
 }

@@ -91,5 +91,31 @@ func printStatus(env *Env, st daemon.Status) {
 				fmt.Fprintf(w, "    sandbox runs: %d (%d running)\n", sb.Runs, sb.Running)
 			}
 		}
+		if wt := ws.Watch; wt != nil {
+			state := fmt.Sprintf("%d dirs watched", wt.Watches)
+			if wt.Polled > 0 {
+				state += fmt.Sprintf(", %d polled", wt.Polled)
+			}
+			if wt.Degraded {
+				state += " — " + wt.Reason
+			}
+			fmt.Fprintf(w, "    watch: %s\n", state)
+		}
+		if ws.LastRun != "" {
+			fmt.Fprintf(w, "    last run: %s\n", ws.LastRun)
+		}
+		if ws.AutoTest.Running || ws.AutoTest.Pending > 0 {
+			fmt.Fprintf(w, "    pending: automatic test run (%d changed file(s), running: %v)\n", ws.AutoTest.Pending, ws.AutoTest.Running)
+		}
+		if len(ws.Recent) > 0 {
+			fmt.Fprintln(w, "    recent:")
+			for _, a := range ws.Recent {
+				tool := ""
+				if a.Tool != "" {
+					tool = " [" + a.Tool + "]"
+				}
+				fmt.Fprintf(w, "      %s %-8s %s%s %s\n", a.Time.Local().Format("15:04:05"), a.Kind, a.File, tool, a.Detail)
+			}
+		}
 	}
 }

@@ -90,7 +90,7 @@ func Run(ctx context.Context, opts Options) error {
 	d := &Daemon{
 		opts: opts, log: opts.Logger, started: time.Now(), ln: ln, stop: stop,
 		reg: workspace.NewRegistry(ctx, workspace.Options{Logger: opts.Logger, NewEngine: opts.NewEngine,
-			DaemonID: opts.DaemonID, WarmPools: true, Linger: 10 * time.Minute}),
+			DaemonID: opts.DaemonID, WarmPools: true, Linger: 10 * time.Minute, Watch: true}),
 	}
 	d.control = map[string]lsp.ControlHandler{
 		"aisbx/status": d.statusHandler,

@@ -9,6 +9,7 @@ import (
 	"github.com/aisbx/aisbx/internal/version"
 	"github.com/aisbx/aisbx/internal/workspace"
 	"github.com/aisbx/aisbx/sandbox"
+	"github.com/aisbx/aisbx/watcher"
 )
 
 // Status is what `aisbxd status` shows.
@@ -31,6 +32,15 @@ type WorkspaceStatus struct {
 	ConfigOK      bool                  `json:"config_ok"`
 	ConfigProblem []string              `json:"config_problems,omitempty"`
 	Sandbox       *sandbox.StatusReport `json:"sandbox,omitempty"`
+	// Recent is what agents and aisbx did lately (AI edits, background
+	// checks, automatic test runs), oldest first.
+	Recent   []workspace.Activity `json:"recent"`
+	AutoTest struct {
+		Pending int  `json:"pending_files"`
+		Running bool `json:"running"`
+	} `json:"auto_test"`
+	Watch   *watcher.Status `json:"watch,omitempty"`
+	LastRun string          `json:"last_run,omitempty"`
 }
 
 // Status reports the daemon's state.
@@ -52,6 +62,14 @@ func (d *Daemon) Status(ctx context.Context) Status {
 		}
 		if sb, ok := w.SandboxStatus(ctx); ok {
 			ws.Sandbox = &sb
+		}
+		ws.Recent = w.Recent(10)
+		ws.AutoTest.Pending, ws.AutoTest.Running = w.AutoTestState()
+		if st, ok := w.WatchStatus(); ok {
+			ws.Watch = &st
+		}
+		if r, err := w.Runner(); err == nil && r.Last() != nil {
+			ws.LastRun = r.Last().Message()
 		}
 		st.Workspaces = append(st.Workspaces, ws)
 	}

@@ -23,6 +23,9 @@ func (r *Runner) record(ctx context.Context, out *Outcome, req Request, changed 
 		Selection: records.FromSelection(sel), Provenance: req.Provenance,
 		Dependencies: []records.Dependency{}, Changed: []records.ChangedFile{},
 	}
+	if len(rec.Provenance) == 0 && r.opts.Provenance != nil {
+		rec.Provenance = r.opts.Provenance(changed)
+	}
 	if rec.Provenance == nil {
 		rec.Provenance = []records.Provenance{}
 	}

@@ -39,6 +39,9 @@ type Options struct {
 	Since    string
 	Selector testsel.Options
 	Logger   *slog.Logger
+	// Provenance returns the AI edits behind changed files (workspace-
+	// relative) for the record, when the request brings none.
+	Provenance func(changed []string) []records.Provenance
 }
 
 // Runner runs one workspace's tests. It remembers what changed since the

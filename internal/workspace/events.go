@@ -4,7 +4,9 @@ import (
 	"sync"
 
 	"github.com/aisbx/aisbx/internal/config"
+	"github.com/aisbx/aisbx/internal/provenance"
 	"github.com/aisbx/aisbx/internal/runner"
+	"github.com/aisbx/aisbx/watcher"
 )
 
 // EventKind says what changed in a workspace.
@@ -17,15 +19,28 @@ const (
 	// EventTests: a test run finished. Outcome is the run; Files are the
 	// absolute paths whose failing-test diagnostics changed.
 	EventTests
+	// EventFindings: a file was checked in the background (an agent wrote
+	// it); Files holds it. Editors that do not have it open show them.
+	EventFindings
+	// EventAIEdit: an AI edit was recorded (Edit); review markers change.
+	EventAIEdit
+	// EventWatch: watching degraded or recovered (Watch says how).
+	EventWatch
+	// EventRunStarted: a test run began (Title says which).
+	EventRunStarted
 )
 
 // Event is something the users of a workspace may want to react to.
 type Event struct {
 	Kind          EventKind
+	Root          string
 	ConfigApplied bool
 	Problems      []config.Problem
 	Outcome       *runner.Outcome
 	Files         []string
+	Edit          *provenance.Edit
+	Watch         *watcher.Status
+	Title         string
 }
 
 // broadcaster fans events out to subscribers, in order, without letting a

@@ -31,6 +31,9 @@ type Options struct {
 	// Linger keeps a workspace open this long after its last user leaves,
 	// so that CLI calls and agent hooks in a row find its pool warm.
 	Linger time.Duration
+	// Watch watches each workspace for files written by other processes
+	// (agents), when its config enables it.
+	Watch bool
 }
 
 // Registry holds the workspaces of this process by root.
@@ -43,6 +46,7 @@ type Registry struct {
 	mu      sync.Mutex
 	byRoot  map[string]*Workspace
 	clients map[string]*ClientInfo
+	events  *broadcaster // every workspace's events, for live feeds
 }
 
 // NewRegistry returns an empty Registry whose workspaces live under ctx.
@@ -52,7 +56,7 @@ func NewRegistry(ctx context.Context, opts Options) *Registry {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	return &Registry{opts: opts, log: opts.Logger, ctx: ctx, cancel: cancel,
-		byRoot: map[string]*Workspace{}, clients: map[string]*ClientInfo{}}
+		byRoot: map[string]*Workspace{}, clients: map[string]*ClientInfo{}, events: newBroadcaster()}
 }
 
 // Acquire returns the workspace for root, creating it on first use, and
@@ -70,7 +74,7 @@ func (r *Registry) Acquire(ctx context.Context, root, user string) (*Workspace, 
 	defer r.mu.Unlock()
 	w, ok := r.byRoot[root]
 	if !ok {
-		w = newWorkspace(r.ctx, root, r.opts)
+		w = newWorkspace(r.ctx, root, r.opts, r.events)
 		r.byRoot[root] = w
 		r.log.Info("workspace opened", "root", root)
 	}
@@ -165,6 +169,12 @@ func (r *Registry) Close() {
 		w.close()
 	}
 	r.cancel()
+}
+
+// Subscribe calls fn for the events of every workspace, in order, until the
+// returned func is called: `aisbxd watch` is built on it.
+func (r *Registry) Subscribe(fn func(Event)) (unsubscribe func()) {
+	return r.events.subscribe(fn)
 }
 
 // ClientInfo describes one connected client (an editor window, a CLI call).

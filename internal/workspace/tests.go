@@ -61,7 +61,8 @@ func (w *Workspace) Runner() (*runner.Runner, error) {
 	}
 	w.tests.runner = runner.New(runner.Options{
 		Root: w.Root, Records: store, Since: cfg.Tests.Since, Logger: w.log,
-		Sandbox: func(ctx context.Context) (runner.Sandbox, error) { return w.Sandbox(ctx) },
+		Sandbox:    func(ctx context.Context) (runner.Sandbox, error) { return w.Sandbox(ctx) },
+		Provenance: w.provenanceOf,
 	})
 	return w.tests.runner, nil
 }
@@ -78,7 +79,7 @@ func (w *Workspace) RunTests(ctx context.Context, req runner.Request, obs runner
 		return nil, err
 	}
 	files := w.recordResults(out)
-	w.events.publish(Event{Kind: EventTests, Outcome: out, Files: files})
+	w.publish(Event{Kind: EventTests, Outcome: out, Files: files})
 	return out, nil
 }
 
@@ -202,4 +203,23 @@ func modulePath(gomod string) string {
 		}
 	}
 	return ""
+}
+
+// provenanceOf lists the AI edits of changed files for a run record.
+func (w *Workspace) provenanceOf(changed []string) []records.Provenance {
+	store, err := w.Provenance()
+	if err != nil {
+		return nil
+	}
+	var out []records.Provenance
+	for _, rel := range changed {
+		for _, e := range store.ByFile(filepath.Join(w.Root, filepath.FromSlash(rel))) {
+			p := records.Provenance{Tool: string(e.Tool), Model: e.Model, Session: e.Session, Prompt: e.Prompt, File: rel}
+			for _, r := range e.Ranges {
+				p.Ranges = append(p.Ranges, records.Range{StartLine: r.Start + 1, EndLine: r.End})
+			}
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -28,6 +28,7 @@ type Workspace struct {
 	cfg    *config.Config // the last good config
 	loaded *config.Loaded // the last load, good or not
 	engine *checks.Engine
+	fast   *checks.Engine // the engine without linters, for agent hooks
 	engErr error
 	events *broadcaster
 
@@ -37,9 +38,11 @@ type Workspace struct {
 
 	tests   testsState
 	overlay overlays
+	act     activity
+	all     *broadcaster
 }
 
-func newWorkspace(parent context.Context, root string, opts Options) *Workspace {
+func newWorkspace(parent context.Context, root string, opts Options, all *broadcaster) *Workspace {
 	ctx, cancel := context.WithCancel(parent)
 	w := &Workspace{
 		Root: root, ctx: ctx, cancel: cancel, opts: opts,
@@ -47,16 +50,28 @@ func newWorkspace(parent context.Context, root string, opts Options) *Workspace 
 		users:  map[string]int{},
 		cfg:    config.Defaults(),
 		events: newBroadcaster(),
+		all:    all,
 	}
 	w.applyConfig(config.Load(root))
 	w.warmSandbox()
+	w.startWatching()
 	return w
+}
+
+// publish sends an event to the workspace's subscribers and the registry's.
+func (w *Workspace) publish(e Event) {
+	e.Root = w.Root
+	w.events.publish(e)
+	if w.all != nil {
+		w.all.publish(e)
+	}
 }
 
 // Context is cancelled when the workspace closes; scope background work to it.
 func (w *Workspace) Context() context.Context { return w.ctx }
 
 func (w *Workspace) close() {
+	w.stopWatching()
 	w.closeSandbox()
 	w.cancel()
 	w.events.close()
@@ -114,12 +129,13 @@ func (w *Workspace) applyConfig(l *config.Loaded) {
 	for _, p := range l.Problems {
 		w.log.Warn("config problem", "problem", p.String())
 	}
-	w.events.publish(Event{Kind: EventConfig, ConfigApplied: applied, Problems: l.Problems})
+	w.publish(Event{Kind: EventConfig, ConfigApplied: applied, Problems: l.Problems})
 }
 
 func (w *Workspace) rebuildEngineLocked() {
 	if w.opts.NewEngine == nil {
 		w.engine = checks.NewEngine(checks.Options{})
+		w.fast = w.engine
 		return
 	}
 	e, err := w.opts.NewEngine(w.Root, w.cfg)
@@ -128,10 +144,31 @@ func (w *Workspace) rebuildEngineLocked() {
 		w.engErr = err
 		if w.engine == nil {
 			w.engine = checks.NewEngine(checks.Options{})
+			w.fast = w.engine
 		}
 		return
 	}
-	w.engine, w.engErr = e, nil
+	fastCfg := *w.cfg
+	fastCfg.Checks.Enabled = nil
+	for _, name := range w.cfg.Checks.Enabled {
+		if name != "linters" {
+			fastCfg.Checks.Enabled = append(fastCfg.Checks.Enabled, name)
+		}
+	}
+	fast, err := w.opts.NewEngine(w.Root, &fastCfg)
+	if err != nil {
+		fast = e
+	}
+	w.engine, w.fast, w.engErr = e, fast, nil
+}
+
+// FastEngine is the engine without the user's linters: in-process checks
+// that answer in milliseconds, for agent hooks that must not hold the agent
+// up.
+func (w *Workspace) FastEngine() *checks.Engine {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.fast
 }
 
 // Engine returns the checks engine for the config in force.
