@@ -54,12 +54,14 @@ for round in 1 2 3 4 5; do
     d=gen/d$((i % 10))
     mkdir -p "$d"
     if [ "$round" = 5 ]; then
+      # aisbx:ignore[aws-access-key-id]: an invented key the agent plants
       printf 'aws_key = "AKIAQ3EGUQ7Z4WJ5XK2M"  # file %s\n' "$i" > "$d/f$i.py"
     else
       printf 'value = %s\n' "$round$i" > "$d/f$i.py"
     fi
   done
 done
+# aisbx:ignore[aws-access-key-id]: invented
 printf 'token = "AKIAQ3EGUQ7Z4WJ5XK2M"\n' > pkg/deep/er/new.py
 `
 

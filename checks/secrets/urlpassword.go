@@ -6,7 +6,8 @@ import (
 )
 
 // urlAt finds a password in the user-info of a URL whose "://" is at sep:
-// postgres://user:pass@host/db. gitleaks has no rule for it.
+// postgres://user:pass@host/db (aisbx:ignore[url-password]: the example).
+// gitleaks has no rule for it.
 //
 // The password may itself hold '@', '#' or ':' (people paste them unencoded),
 // so the host starts after the last '@' before the first '/' of the rest.

@@ -89,7 +89,7 @@ func TestHookBlocksASecret(t *testing.T) {
 	e := newTestEnv(t)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[agents]\nblock_on = \"secret\"\n"), 0o644)
-	const key = "AKIAQ3EGUQ7Z4WJ5XK2M"
+	const key = "AKIAQ3EGUQ7Z4WJ5XK2M" // aisbx:ignore[aws-access-key-id]: invented for the test
 	payload, _ := json.Marshal(map[string]any{
 		"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse", "tool_name": "Write",
 		"tool_input": map[string]string{"file_path": filepath.Join(root, "deploy.py"), "content": "AWS_ACCESS_KEY_ID = \"" + key + "\"\n"},

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 
 // plantedKey is the AWS key id planted in testdata/check/basic, in the
 // binary file and in the file over max_file_size.
-const plantedKey = "AKIAQ4NSRZ5OXK2JEF7B"
+const plantedKey = "AKIAQ4NSRZ5OXK2JEF7B" // aisbx:ignore[aws-access-key-id]: invented for the test
 
 // checkWorkspace copies testdata/check/basic to a temporary directory,
 // renames dot-gitignore, and adds a binary and an oversized file.

@@ -40,6 +40,9 @@ type WorkspaceStatus struct {
 		Running bool `json:"running"`
 	} `json:"auto_test"`
 	Watch   *watcher.Status `json:"watch,omitempty"`
+	// Committed counts the AI edits recorded in the repository itself
+	// (git-ai notes, Agent Trace).
+	Committed int `json:"committed_ai_edits"`
 	LastRun string          `json:"last_run,omitempty"`
 }
 
@@ -65,6 +68,7 @@ func (d *Daemon) Status(ctx context.Context) Status {
 		}
 		ws.Recent = w.Recent(10)
 		ws.AutoTest.Pending, ws.AutoTest.Running = w.AutoTestState()
+		ws.Committed = len(w.Committed(ctx))
 		if st, ok := w.WatchStatus(); ok {
 			ws.Watch = &st
 		}

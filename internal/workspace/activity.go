@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -25,20 +25,21 @@ import (
 // external write changed), background findings of files no editor has open,
 // and the automatic test run.
 type activity struct {
-	mu        sync.Mutex
-	store     *provenance.Store
-	storeErr  error
-	watcher   *watcher.Watcher
-	watchStat watcher.Status
-	last      map[string][]byte    // path -> content last checked
-	saved     map[string]time.Time // path -> last editor save
-	hooked    map[string]time.Time // path -> last hook report
-	bg        map[string]Background
-	recent    []Activity
-	auto      autoTest
-	queue     []string // files waiting for a background check
-	queued    map[string]bool
-	workers   int
+	mu          sync.Mutex
+	store       *provenance.Store
+	storeErr    error
+	watcher     *watcher.Watcher
+	watchStat   watcher.Status
+	last        map[string][]byte    // path -> content last checked
+	saved       map[string]time.Time // path -> last editor save
+	hooked      map[string]time.Time // path -> last hook report
+	bg          map[string]Background
+	recent      []Activity
+	auto        autoTest
+	committed   []provenance.Edit // git-ai notes and Agent Trace records
+	committedAt time.Time
+	fastQ       checkQueue // background checks waiting: in-process checks
+	slowQ       checkQueue // and linters
 }
 
 // Background is a file checked because an agent wrote it.
@@ -172,76 +173,96 @@ func plural(n int, what string) string {
 }
 
 // CheckInBackground checks an agent-written file and publishes the findings
-// for editors that do not have it open: the in-process checks first, at
-// once, then the user's linters, which take longer.
+// for editors that do not have it open: the in-process checks at once, the
+// user's linters (which take longer) after.
 func (w *Workspace) CheckInBackground(ctx context.Context, path string, content []byte) checks.Result {
-	f := checks.NewFile(w.Root, path, content)
-	f.OnDisk = true
-	fast, full := w.FastEngine(), w.Engine()
-	res := fast.Run(ctx, f)
-	w.setBackground(path, content, res.Findings)
-	if full != fast && ctx.Err() == nil {
-		res = full.Run(ctx, f)
-		w.setBackground(path, content, res.Findings)
+	res := w.checkPhase(ctx, w.FastEngine(), path, content)
+	if full := w.Engine(); full != w.FastEngine() && ctx.Err() == nil {
+		res = w.checkPhase(ctx, full, path, content)
 	}
-	w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(res.Findings)})
 	return res
 }
 
-func (w *Workspace) setBackground(path string, content []byte, fs []checks.Finding) {
+func (w *Workspace) checkPhase(ctx context.Context, e *checks.Engine, path string, content []byte) checks.Result {
+	f := checks.NewFile(w.Root, path, content)
+	f.OnDisk = true
+	res := e.Run(ctx, f)
 	w.act.mu.Lock()
 	if w.act.bg == nil {
 		w.act.bg = map[string]Background{}
 	}
-	w.act.bg[path] = Background{Content: content, Findings: fs, Time: time.Now()}
+	w.act.bg[path] = Background{Content: content, Findings: res.Findings, Time: time.Now()}
 	w.setLastLocked(path, content)
 	w.act.mu.Unlock()
 	w.publish(Event{Kind: EventFindings, Files: []string{path}})
+	return res
 }
 
-// queueCheck checks path in the background with its content at the time
-// a worker gets to it: a file written again while queued is checked once.
-func (w *Workspace) queueCheck(path string) {
+// checkQueue runs background checks of one speed: files wait in order, a
+// file queued again while waiting is checked once, with its content when a
+// worker gets to it.
+type checkQueue struct {
+	paths   []string
+	queued  map[string]bool
+	workers int
+}
+
+// bgWorkers bounds concurrent background checks of each speed.
+var bgWorkers = max(2, runtime.GOMAXPROCS(0))
+
+// queueCheck checks path in the background: the fast checks first for
+// every waiting file, then the linters, so a burst of agent writes gets its
+// secrets and dangerous patterns reported before any linter runs.
+func (w *Workspace) queueCheck(path string) { w.enqueue(&w.act.fastQ, path, true) }
+
+func (w *Workspace) enqueue(q *checkQueue, path string, fast bool) {
 	w.act.mu.Lock()
-	if w.act.queued == nil {
-		w.act.queued = map[string]bool{}
+	if q.queued == nil {
+		q.queued = map[string]bool{}
 	}
-	if w.act.queued[path] {
+	if q.queued[path] {
 		w.act.mu.Unlock()
 		return
 	}
-	w.act.queued[path] = true
-	w.act.queue = append(w.act.queue, path)
-	start := w.act.workers < bgWorkers
+	q.queued[path] = true
+	q.paths = append(q.paths, path)
+	start := q.workers < bgWorkers
 	if start {
-		w.act.workers++
+		q.workers++
 	}
 	w.act.mu.Unlock()
 	if start {
-		go w.checkWorker()
+		go w.checkWorker(q, fast)
 	}
 }
 
-// bgWorkers bounds concurrent background checks.
-var bgWorkers = max(2, runtime.GOMAXPROCS(0))
-
-func (w *Workspace) checkWorker() {
+func (w *Workspace) checkWorker(q *checkQueue, fast bool) {
 	for {
 		w.act.mu.Lock()
-		if len(w.act.queue) == 0 || w.ctx.Err() != nil {
-			w.act.workers--
+		if len(q.paths) == 0 || w.ctx.Err() != nil {
+			q.workers--
 			w.act.mu.Unlock()
 			return
 		}
-		path := w.act.queue[0]
-		w.act.queue = w.act.queue[1:]
-		delete(w.act.queued, path)
+		path := q.paths[0]
+		q.paths = q.paths[1:]
+		delete(q.queued, path)
 		w.act.mu.Unlock()
 		content, err := os.ReadFile(path)
 		if err != nil {
 			continue // removed meanwhile
 		}
-		w.CheckInBackground(w.ctx, path, content)
+		if !fast {
+			res := w.checkPhase(w.ctx, w.Engine(), path, content)
+			w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(res.Findings)})
+			continue
+		}
+		res := w.checkPhase(w.ctx, w.FastEngine(), path, content)
+		if w.Engine() != w.FastEngine() {
+			w.enqueue(&w.act.slowQ, path, false)
+		} else {
+			w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(res.Findings)})
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aisbx/aisbx/checks/secrets"
+	"github.com/aisbx/aisbx/internal/provenance"
 	"github.com/aisbx/aisbx/internal/records"
 	"github.com/aisbx/aisbx/internal/runner"
 	"github.com/aisbx/aisbx/internal/testresults"
@@ -211,9 +212,14 @@ func (w *Workspace) provenanceOf(changed []string) []records.Provenance {
 	if err != nil {
 		return nil
 	}
+	byFile := map[string][]provenance.Edit{}
+	for _, e := range w.Committed(w.ctx) {
+		byFile[e.File] = append(byFile[e.File], e)
+	}
 	var out []records.Provenance
 	for _, rel := range changed {
-		for _, e := range store.ByFile(filepath.Join(w.Root, filepath.FromSlash(rel))) {
+		abs := filepath.Join(w.Root, filepath.FromSlash(rel))
+		for _, e := range append(store.ByFile(abs), byFile[abs]...) {
 			p := records.Provenance{Tool: string(e.Tool), Model: e.Model, Session: e.Session, Prompt: e.Prompt, File: rel}
 			for _, r := range e.Ranges {
 				p.Ranges = append(p.Ranges, records.Range{StartLine: r.Start + 1, EndLine: r.End})

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the scripts that build aisbx's air-gapped base images.
 # Sourced, not run. Every script is idempotent: it skips an image that
 # exists unless --force is given, and caches slow downloads under CACHE_DIR.
@@ -85,7 +86,7 @@ debian_rootfs() {
 		echo "$(basename "$0"): debootstrap failed (log above)" >&2
 		exit 1
 	fi
-	rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"* 2>/dev/null || true
+	rm -rf "${work:?}/rootfs/var/cache/apt/archives/"*.deb "${work:?}/rootfs/var/lib/apt/lists/"* 2>/dev/null || true
 	tar --numeric-owner -C "$work/rootfs" -cf "$tarball.tmp" .
 	mv "$tarball.tmp" "$tarball"
 	rm -rf "$work"
