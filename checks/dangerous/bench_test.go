@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aisbx/aisbx/internal/tsfast"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/aisbx/aisbx/checks"
@@ -220,7 +222,7 @@ func BenchmarkParseAllocator(b *testing.B) {
 	})
 	b.Run("go-callbacks", func(b *testing.B) {
 		sitter.SetAllocator(nil, nil, nil, nil) // go-tree-sitter's own default
-		defer useLibcAllocator()
+		defer tsfast.UseLibcAllocator()
 		b.SetBytes(int64(len(src)))
 		loop(b, parse)
 	})

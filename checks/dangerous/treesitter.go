@@ -9,6 +9,8 @@ import (
 	"time"
 	"unsafe"
 
+	_ "github.com/aisbx/aisbx/internal/tsfast" // tree-sitter at its own speed (libc allocator)
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 

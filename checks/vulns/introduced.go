@@ -1,16 +1,15 @@
 package vulns
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/aisbx/aisbx/checks"
+	"github.com/aisbx/aisbx/internal/gitx"
 	"github.com/aisbx/aisbx/internal/ignore"
 	"github.com/aisbx/aisbx/internal/inventory"
 )
@@ -49,7 +48,7 @@ func (b *Baseline) Len() int { return len(b.keys) }
 // they had. Reachability is not applied: a baseline needs to know which
 // vulnerabilities existed, not how severe they were.
 func (c *Check) BaselineAt(ctx context.Context, root, rev string) (*Baseline, error) {
-	out, err := git(ctx, root, "ls-tree", "-r", "-z", "--name-only", rev)
+	out, err := gitx.Output(ctx, root, "ls-tree", "-r", "-z", "--name-only", rev)
 	if err != nil {
 		return nil, fmt.Errorf("vulns: listing files at %s: %w", rev, err)
 	}
@@ -65,7 +64,7 @@ func (c *Check) BaselineAt(ctx context.Context, root, rev string) (*Baseline, er
 		}
 	}
 	show := func(p string) ([]byte, error) {
-		return git(ctx, root, "show", rev+":./"+p)
+		return gitx.Output(ctx, root, "show", rev+":./"+p)
 	}
 	b := &Baseline{Rev: rev, keys: map[string]bool{}}
 	for _, p := range manifests {
@@ -157,19 +156,4 @@ func underSkipped(p string) bool {
 		}
 	}
 	return false
-}
-
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			return nil, err
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return out, nil
 }

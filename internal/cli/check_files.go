@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/aisbx/aisbx/checks"
 	"github.com/aisbx/aisbx/checks/report"
+	"github.com/aisbx/aisbx/internal/gitx"
 	"github.com/aisbx/aisbx/internal/ignore"
 )
 
@@ -90,7 +90,7 @@ func relInside(root, p string) (string, bool) {
 // in the work tree (committed since, staged or not) plus untracked files that
 // are not ignored: what a pull request or a commit would bring in.
 func changedFiles(ctx context.Context, dir, rev string) (map[string]bool, error) {
-	top, err := gitOutput(ctx, dir, "rev-parse", "--show-toplevel")
+	top, err := gitText(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, fmt.Errorf("%s is not in a git repository", dir)
 	}
@@ -98,14 +98,14 @@ func changedFiles(ctx context.Context, dir, rev string) (map[string]bool, error)
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%q is not a valid git revision", rev)
 	}
-	if _, err := gitOutput(ctx, top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+	if _, err := gitText(ctx, top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return nil, fmt.Errorf("%q is not a valid git revision in %s", rev, top)
 	}
-	diff, err := gitOutput(ctx, top, "diff", "--name-only", "-z", "--no-relative", rev, "--")
+	diff, err := gitText(ctx, top, "diff", "--name-only", "-z", "--no-relative", rev, "--")
 	if err != nil {
 		return nil, err
 	}
-	untracked, err := gitOutput(ctx, top, "ls-files", "-z", "--others", "--exclude-standard")
+	untracked, err := gitText(ctx, top, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
@@ -122,21 +122,6 @@ func changedFiles(ctx context.Context, dir, rev string) (map[string]bool, error)
 		}
 	}
 	return set, nil
-}
-
-func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
-		}
-		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, msg)
-	}
-	return string(out), nil
 }
 
 // scanResult is what scanning the selected files produced.
@@ -219,4 +204,9 @@ func scanOne(ctx context.Context, e *checks.Engine, root, path string, maxSize i
 	}
 	ff = report.FileFindings{Path: path, Content: content, Findings: r.Findings}
 	return ff, errs, len(content), true
+}
+
+func gitText(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := gitx.Output(ctx, dir, args...)
+	return string(out), err
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"sort"
 	"strings"
 
+	"github.com/aisbx/aisbx/internal/gitx"
 	"github.com/aisbx/aisbx/internal/ignore"
 )
 
@@ -23,11 +23,11 @@ func ChangedSince(ctx context.Context, root, rev string) ([]string, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("revision %q looks like a flag", rev)
 	}
-	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", "--relative", rev, "--", ".")
+	diff, err := gitx.Output(ctx, root, "diff", "--name-only", "-z", "--no-renames", "--relative", rev, "--", ".")
 	if err != nil {
 		return nil, fmt.Errorf("git diff against %s: %w", rev, err)
 	}
-	untracked, err := git(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
+	untracked, err := gitx.Output(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
 	if err != nil {
 		return nil, fmt.Errorf("listing untracked files: %w", err)
 	}
@@ -51,20 +51,5 @@ func ChangedSince(ctx context.Context, root, rev string) ([]string, error) {
 		}
 	}
 	sort.Strings(out)
-	return out, nil
-}
-
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg != "" {
-			return nil, fmt.Errorf("%w: %s", err, msg)
-		}
-		return nil, err
-	}
 	return out, nil
 }

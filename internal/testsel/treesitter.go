@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/aisbx/aisbx/internal/tsfast"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -50,7 +52,7 @@ func withTree(g grammar, src []byte, fn func(root *sitter.Node)) error {
 			return fmt.Errorf("tree-sitter grammar %d: %w", g, err)
 		}
 	}
-	tree := parseString(p, src)
+	tree := tsfast.ParseString(p, src)
 	parserPools[g].Put(p)
 	if tree == nil {
 		return fmt.Errorf("tree-sitter could not parse %d bytes", len(src))
