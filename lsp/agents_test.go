@@ -25,6 +25,11 @@ import (
 func watchingServer(t *testing.T, root string) (*lsptest.Client, context.Context) {
 	t.Helper()
 	t.Setenv("AISBX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
+	return watchingServerTB(t, root)
+}
+
+func watchingServerTB(t testing.TB, root string) (*lsptest.Client, context.Context) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	t.Cleanup(cancel)
 	log := testlog.New(t)

@@ -25,6 +25,20 @@ const fakeAWSKey = "AKIAQ3EGUQ7Z4WJ5XK2M" // aisbx:ignore[aws-access-key-id]: in
 func realServer(t *testing.T) (*lsptest.Client, context.Context) {
 	t.Helper()
 	t.Setenv("AISBX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
+	return newRealServer(t)
+}
+
+// realServerTB is realServer, initialized on root, for benchmarks.
+func realServerTB(tb testing.TB, root string) (*lsptest.Client, context.Context) {
+	tb.Helper()
+	c, ctx := newRealServer(tb)
+	if _, err := c.Initialize(ctx, root); err != nil {
+		tb.Fatal(err)
+	}
+	return c, ctx
+}
+
+func newRealServer(t testing.TB) (*lsptest.Client, context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	log := testlog.New(t)

@@ -16,7 +16,9 @@ import (
 
 // sandboxWorkspace is testsel's Go sample as a git repo whose aisbx.toml
 // builds sandbox images from the local base image, with the break applied.
-func sandboxWorkspace(t *testing.T) string {
+func sandboxWorkspace(t *testing.T) string { return sandboxWorkspaceTB(t) }
+
+func sandboxWorkspaceTB(t testing.TB) string {
 	t.Helper()
 	base := sbxtest.NeedBase(t, "go")
 	root := filepath.Join(t.TempDir(), "gows")
@@ -219,7 +221,7 @@ func TestDiscoverTests(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, dir string, name string, args ...string) {
+func run(t testing.TB, dir string, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -228,7 +230,7 @@ func run(t *testing.T, dir string, name string, args ...string) {
 	}
 }
 
-func copyDir(t *testing.T, from, to string) {
+func copyDir(t testing.TB, from, to string) {
 	t.Helper()
 	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

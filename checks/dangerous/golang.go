@@ -1,6 +1,7 @@
 package dangerous
 
 import (
+	"bytes"
 	"context"
 	"go/ast"
 	"go/token"
@@ -33,6 +34,9 @@ type goValue struct {
 }
 
 func analyzeGo(ctx context.Context, f *checks.File, r *report) error {
+	if !goMayMatch(f.Content) {
+		return nil // nothing any Go rule looks at: skip the parse
+	}
 	// A file with syntax errors still yields a partial tree; a syntax error is
 	// for the compiler to report, not this check.
 	for _, u := range parseGo(token.NewFileSet(), f.Path, f.Content) {
@@ -334,4 +338,26 @@ func (g *goFile) constString(e ast.Expr) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// goKeywords are texts that every Go rule needs in a file to fire: an
+// import path, a field or function name, or (for the SQL rule) a method
+// name. A file without any of them cannot match, and most Go files have
+// none, so the check skips parsing them: go/parser with object resolution
+// is most of this check's cost.
+var goKeywords = [][]byte{
+	[]byte("os/exec"), []byte("InsecureSkipVerify"), []byte("math/rand"),
+	[]byte("crypto/md5"), []byte("crypto/sha1"), []byte("crypto/des"), []byte("crypto/rc4"),
+	[]byte("InsecureIgnoreHostKey"),
+	[]byte("WriteFile"), []byte("Mkdir"), []byte("OpenFile"), []byte("Chmod"), []byte("FileMode"),
+	[]byte("Query"), []byte("Exec"), []byte("Prepare"), []byte("Select"), []byte("Get"), []byte("Raw"),
+}
+
+func goMayMatch(src []byte) bool {
+	for _, k := range goKeywords {
+		if bytes.Contains(src, k) {
+			return true
+		}
+	}
+	return false
 }

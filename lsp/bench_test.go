@@ -1,0 +1,192 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aisbx/aisbx/internal/lsptest"
+)
+
+// quantiles reports p50 and p95 of samples as benchmark metrics.
+func quantiles(b *testing.B, samples []time.Duration, unit string) {
+	b.Helper()
+	if len(samples) == 0 {
+		return
+	}
+	sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+	q := func(p float64) float64 {
+		return float64(samples[min(len(samples)-1, int(p*float64(len(samples))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(q(0.50), "p50-"+unit)
+	b.ReportMetric(q(0.95), "p95-"+unit)
+}
+
+// goSource makes n lines of plausible Go with a secret on the last line.
+func goSource(lines int) string {
+	var sb strings.Builder
+	sb.WriteString("package big\n\nimport \"fmt\"\n\n")
+	for i := 0; sb.Len() < 1<<30 && strings.Count(sb.String(), "\n") < lines-2; i++ {
+		fmt.Fprintf(&sb, "func f%d(a, b int) int { fmt.Println(a, b); return a*%d + b } // line %d\n", i, i, i)
+	}
+	sb.WriteString("var token = \"" + fakeAWSKey + "\"\n") // aisbx:ignore[aws-access-key-id]: benchmark input
+	return sb.String()
+}
+
+// BenchmarkDidChangeToDiagnostics: one keystroke in a real 2,000-line Go
+// file (go/build/build.go, which imports os/exec and so is fully parsed by
+// the dangerous check) to its publishDiagnostics, through the real LSP
+// stack and every in-process check, with the debounce set to 0 to measure
+// the work itself.
+func BenchmarkDidChangeToDiagnostics(b *testing.B) {
+	root := b.TempDir()
+	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[lsp]\ndebounce = \"0s\"\n[checks]\nenabled = [\"secrets\", \"dangerous\", \"deps\"]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/big\n\ngo 1.26\n"), 0o644)
+	c, ctx := benchServer(b, root)
+	path := filepath.Join(root, "build.go")
+	real, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "build", "build.go"))
+	if err != nil {
+		b.Skip("no GOROOT source:", err)
+	}
+	src := string(real) + "\nvar token = \"" + fakeAWSKey + "\"\n" // aisbx:ignore[aws-access-key-id]: benchmark input
+	c.Open(path, "go", src)
+	c.WaitDiagnostics(ctx, path, func(p lsptest.PublishDiagnostics) bool { return len(p.Diagnostics) > 0 })
+	var samples []time.Duration
+	version := 1
+	for b.Loop() {
+		version++
+		mark := c.Mark()
+		t0 := time.Now()
+		c.Change(path, version, lsptest.Range{Start: lsptest.Position{Line: 1000, Character: 0}, End: lsptest.Position{Line: 1000, Character: 0}}, "x")
+		v := version
+		if _, err := c.WaitDiagnosticsSince(ctx, mark, path, func(p lsptest.PublishDiagnostics) bool { return p.Version == v }); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(t0))
+	}
+	quantiles(b, samples, "ms")
+}
+
+// BenchmarkOnSave: didSave to publishDiagnostics for files of 0.3 KB, 10
+// KB, 131 KB and 1 MB, with the gitleaks CLI on the same file as the
+// reference a user would otherwise run on save.
+func BenchmarkOnSave(b *testing.B) {
+	for _, size := range []int{300, 10 << 10, 131 << 10, 1 << 20} {
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
+			root := b.TempDir()
+			os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[checks]\nenabled = [\"secrets\", \"dangerous\", \"deps\"]\n"), 0o644)
+			os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/big\n\ngo 1.26\n"), 0o644)
+			src := goSource(2)
+			for len(src) < size {
+				src = strings.Replace(goSource(len(src)/40+200), "package big", "package big", 1)
+			}
+			src = src[:size-len(fakeAWSKey)-20] + "\nvar k = \"" + fakeAWSKey + "\"\n"
+			path := filepath.Join(root, "big.go")
+			os.WriteFile(path, []byte(src), 0o644)
+			c, ctx := benchServer(b, root)
+			c.Open(path, "go", src)
+			c.WaitDiagnostics(ctx, path, nil)
+			var samples, ref []time.Duration
+			gitleaks, _ := exec.LookPath("gitleaks")
+			for i := 0; b.Loop(); i++ {
+				// A save of new content: the cache must not answer for it.
+				text := src + fmt.Sprintf("// save %d\n", i)
+				mark := c.Mark()
+				t0 := time.Now()
+				c.ReplaceAll(path, i+2, text)
+				c.Save(path, text)
+				if _, err := c.WaitDiagnosticsSince(ctx, mark, path, func(p lsptest.PublishDiagnostics) bool { return p.Version == i+2 && len(p.Diagnostics) > 0 }); err != nil {
+					b.Fatal(err)
+				}
+				samples = append(samples, time.Since(t0))
+				if gitleaks != "" {
+					t1 := time.Now()
+					exec.Command(gitleaks, "dir", "--no-banner", "--exit-code", "0", path).Run()
+					ref = append(ref, time.Since(t1))
+				}
+			}
+			quantiles(b, samples, "ms")
+			if len(ref) > 0 {
+				sort.Slice(ref, func(i, j int) bool { return ref[i] < ref[j] })
+				b.ReportMetric(float64(ref[len(ref)/2].Microseconds())/1000, "gitleaks-p50-ms")
+			}
+		})
+	}
+}
+
+func benchServer(b *testing.B, root string) (*lsptest.Client, context.Context) {
+	b.Helper()
+	b.Setenv("AISBX_CONFIG", filepath.Join(b.TempDir(), "none.toml"))
+	return realServerTB(b, root)
+}
+
+// BenchmarkCodeActionToFailure: from executing "Run this test in sandbox"
+// to the failing test's diagnostic, with a warm pool, on the Go sample; and
+// host `go test` of the same test, warm cache, as the reference.
+func BenchmarkCodeActionToFailure(b *testing.B) {
+	root := sandboxWorkspaceTB(b)
+	c, ctx := realServerTB(b, root)
+	testFile := filepath.Join(root, "geom", "geom_test.go")
+	content, _ := os.ReadFile(testFile)
+	c.Open(testFile, "go", string(content))
+	args := json.RawMessage(`{"uri":"` + lsptest.URI(testFile) + `","test":"example.com/gows/geom:TestPerimeter"}`)
+	run := func() time.Duration {
+		mark := c.Mark()
+		t0 := time.Now()
+		go c.Call(ctx, "workspace/executeCommand", map[string]any{"command": "aisbx.runTest", "arguments": []json.RawMessage{args}}, nil)
+		if _, err := c.WaitDiagnosticsSince(ctx, mark, testFile, func(p lsptest.PublishDiagnostics) bool {
+			for _, d := range p.Diagnostics {
+				if d.Code == "test-failed" {
+					return true
+				}
+			}
+			return false
+		}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	run() // builds the image and warms the pool and the build cache
+	var samples, host []time.Duration
+	for b.Loop() {
+		time.Sleep(1500 * time.Millisecond) // let the pool refill, as between a user's runs
+		samples = append(samples, run())
+		t1 := time.Now()
+		cmd := exec.Command("go", "test", "-count=1", "-run", "^TestPerimeter$", "./geom")
+		cmd.Dir = root
+		cmd.Run()
+		host = append(host, time.Since(t1))
+	}
+	quantiles(b, samples, "ms")
+	sort.Slice(host, func(i, j int) bool { return host[i] < host[j] })
+	b.ReportMetric(float64(host[len(host)/2].Microseconds())/1000, "host-go-test-p50-ms")
+}
+
+// BenchmarkAgentWriteToDiagnostic: an agent writes a file nobody has open;
+// time until its diagnostics reach the editor (watcher settle included).
+func BenchmarkAgentWriteToDiagnostic(b *testing.B) {
+	root := b.TempDir()
+	exec.Command("git", "-C", root, "init", "-q").Run()
+	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[checks]\nenabled = [\"secrets\", \"dangerous\", \"deps\"]\n"), 0o644)
+	c, ctx := watchingServerTB(b, root)
+	var samples []time.Duration
+	for i := 0; b.Loop(); i++ {
+		path := filepath.Join(root, fmt.Sprintf("agent%d.py", i))
+		mark := c.Mark()
+		t0 := time.Now()
+		os.WriteFile(path, []byte("import os\nkey = \""+fakeAWSKey+"\"\n"), 0o644)
+		if _, err := c.WaitDiagnosticsSince(ctx, mark, path, func(p lsptest.PublishDiagnostics) bool { return len(p.Diagnostics) > 0 }); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(t0))
+	}
+	quantiles(b, samples, "ms")
+}
