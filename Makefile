@@ -7,7 +7,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/aisbx/aisbx/internal/version.Version=$(VERSION)
 
-.PHONY: build install setup test test-go fuzz bench vet clean
+.PHONY: build install setup test test-go test-editors vscode-package fuzz bench vet clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/aisbxd ./cmd/aisbxd
@@ -17,7 +17,9 @@ install: build
 	install -m 0755 bin/aisbxd $(DESTDIR)$(PREFIX)/bin/aisbxd
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/aisbxd; editors: see README.md"
 
-# Idempotent machine set-up for the tests (needs root or sudo).
+# Idempotent machine set-up for the tests (needs root or sudo): packages,
+# the Docker engine, base images, linters; then the editors the editor tests
+# drive (Neovim 0.10 beside Debian's 0.7, node 24, code-server, Chromium).
 setup:
 	scripts/setup.sh
 
@@ -29,6 +31,14 @@ vet:
 
 test-go:
 	$(GO) test -race -timeout 30m ./...
+
+# The real-editor tests alone (they are part of test-go too).
+test-editors:
+	$(GO) test -count=1 ./editors/...
+
+# The VS Code extension's .vsix, built with the node 24 the tests use.
+vscode-package:
+	cd editors/vscode && PATH="$$(../../scripts/editors/node.sh):$$PATH" npm ci && PATH="$$(../../scripts/editors/node.sh):$$PATH" npm run package
 
 # A short fuzzing pass over framing and dispatch.
 fuzz:

@@ -57,3 +57,6 @@ require (
 exclude go.lsp.dev/jsonrpc2 v1.0.0
 
 exclude go.lsp.dev/jsonrpc2 v1.0.1
+
+// npm packages ship stray .go files (flatted does); they are not ours.
+ignore ./editors/vscode/node_modules

@@ -240,13 +240,18 @@ func (e *Engine) postProcess(f *File, in []Finding) []Finding {
 		}
 		out = append(out, fd)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Start != out[j].Start {
-			return out[i].Start < out[j].Start
-		}
-		return out[i].Rule < out[j].Rule
-	})
+	sortFindings(out)
 	return out
+}
+
+// sortFindings orders findings by position, then rule.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Start != fs[j].Start {
+			return fs[i].Start < fs[j].Start
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
 }
 
 func clamp(v, lo, hi int) int {
@@ -294,4 +299,13 @@ func (e *Engine) FileChanged(path string, existenceChanged bool) bool {
 		e.Invalidate()
 	}
 	return hit
+}
+
+// MergeFindings merges two engines' findings for the same file, in
+// position order (each input is already sorted and deduplicated).
+func MergeFindings(a, b []Finding) []Finding {
+	out := make([]Finding, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	sortFindings(out)
+	return out
 }

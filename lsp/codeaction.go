@@ -140,9 +140,11 @@ func (s *session) checkedNow(ctx context.Context, path string) *checked {
 	if ws == nil || path == ws.ConfigPath() {
 		return nil
 	}
+	// Not checked yet at this version: answer from the fast checks rather
+	// than make Ctrl+. wait for cold linters.
 	f := checks.NewFile(ws.Root, path, doc.Text)
 	f.OnDisk = !doc.Dirty
-	res := ws.Engine().Run(ctx, f)
+	res := ws.FastEngine().Run(ctx, f)
 	return &checked{version: doc.Version, text: doc.Text, idx: textpos.NewIndex(doc.Text), findings: res.Findings}
 }
 

@@ -90,8 +90,6 @@ func (s *session) publish(path string, gen uint64) {
 		return
 	}
 	idx := textpos.NewIndex(doc.Text)
-	var diags []protocol.Diagnostic
-	var result *checked
 	if path == ws.ConfigPath() || path == config.UserPath() {
 		var l *config.Loaded
 		if path == ws.ConfigPath() {
@@ -99,23 +97,30 @@ func (s *session) publish(path string, gen uint64) {
 		} else {
 			l = config.LoadLayers(config.Layer{Path: path, Data: doc.Text})
 		}
-		diags = configDiagnostics(idx, l.Problems, path)
-	} else {
-		f := checks.NewFile(ws.Root, path, doc.Text)
-		f.OnDisk = !doc.Dirty
-		res := ws.Engine().Run(s.ctx, f)
+		s.send(path, gen, doc.Version, nil, configDiagnostics(idx, l.Problems, path))
+		return
+	}
+	// The in-process checks publish at once; the user's linters, which can
+	// take seconds on a cold cache, are merged in when they finish.
+	f := checks.NewFile(ws.Root, path, doc.Text)
+	f.OnDisk = !doc.Dirty
+	ws.CheckPhased(s.ctx, f, func(res checks.Result) {
 		for _, e := range res.Errors {
 			s.log.Warn("check failed", "path", path, "check", e.Check, "err", e.Err)
 		}
-		result = &checked{version: doc.Version, text: doc.Text, idx: idx, findings: res.Findings}
-		diags = make([]protocol.Diagnostic, 0, len(res.Findings))
+		diags := make([]protocol.Diagnostic, 0, len(res.Findings))
 		for i, fd := range res.Findings {
 			diags = append(diags, findingDiagnostic(idx, fd, i))
 		}
 		diags = append(diags, testDiagnostics(ws, path, idx)...)
 		diags = append(diags, reviewDiagnostics(ws, path, idx)...)
-	}
+		s.send(path, gen, doc.Version, &checked{version: doc.Version, text: doc.Text, idx: idx, findings: res.Findings}, diags)
+	})
+}
 
+// send publishes diagnostics of the check numbered gen, unless a newer
+// request superseded it meanwhile.
+func (s *session) send(path string, gen uint64, version int32, result *checked, diags []protocol.Diagnostic) {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
@@ -127,7 +132,7 @@ func (s *session) publish(path string, gen uint64) {
 	d.last = result
 	d.published = len(diags) > 0
 	s.mu.Unlock()
-	s.sendDiagnostics(path, doc.Version, diags)
+	s.sendDiagnostics(path, version, diags)
 }
 
 // clear removes a closed document's diagnostics.

@@ -24,10 +24,15 @@ command -v debootstrap >/dev/null || need+=(debootstrap)
 command -v git >/dev/null || need+=(git)
 command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v bandit >/dev/null || need+=(python3-bandit)
+# For the editor tests (scripts/editors/): VS Code runs in code-server,
+# driven through Debian's Chromium; its native modules need libkrb5-dev.
+[ -x /usr/bin/chromium ] || need+=(chromium)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+command -v npm >/dev/null || need+=(nodejs npm)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing ${need[*]}"
   $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need[@]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
 # A Docker engine: start dockerd in the background when none answers.
@@ -58,6 +63,14 @@ tools_log=$(mktemp)
 tools_pid=$!
 log "building reference tools and linters in the background ($tools_log)"
 
+# The editors the editor tests drive: node 24, the extension's node_modules,
+# a current Neovim, code-server (the longest step: an npm build). Every apt
+# package they need was installed above, so nothing here takes apt's lock.
+editors_log=$(mktemp)
+scripts/editors/setup.sh >"$editors_log" 2>&1 &
+editors_pid=$!
+log "installing the editors in the background ($editors_log)"
+
 # Sandbox base images, built locally (busybox + host Go; debootstrap'd Debian
 # with python3/pytest; the same plus node).
 log "sandbox base images"
@@ -68,4 +81,10 @@ if ! wait "$tools_pid"; then
   echo "setup: installing the reference tools and linters failed" >&2
   exit 1
 fi
+if ! wait "$editors_pid"; then
+  cat "$editors_log" >&2
+  echo "setup: installing the editors failed" >&2
+  exit 1
+fi
+cat "$editors_log"
 log "tools: $(gitleaks version 2>/dev/null | head -1) gitleaks, $(staticcheck -version 2>/dev/null), $(golangci-lint --version 2>/dev/null | head -1 | cut -d' ' -f1-4)"

@@ -85,10 +85,10 @@ func TestEnvName(t *testing.T) {
 		{"token", gh, "GITHUB_TOKEN"},
 		{"", gh, "GITHUB_TOKEN"},
 		{"self.ci_token", gh, "CI_TOKEN"},
-		{"config.DBPassword", genericRule, "DB_PASSWORD"},
-		{"password", genericRule, "PASSWORD"},
-		{"--password", genericRule, "PASSWORD"},
-		{"2fa_secret", genericRule, "SECRET"},
+		{"config.DBPassword", genericRule(), "DB_PASSWORD"},
+		{"password", genericRule(), "PASSWORD"},
+		{"--password", genericRule(), "PASSWORD"},
+		{"2fa_secret", genericRule(), "SECRET"},
 	}
 	for _, tc := range tests {
 		if got := envName(match{name: tc.name, rule: tc.rule}); got != tc.want {

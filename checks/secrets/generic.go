@@ -157,11 +157,11 @@ func (s *scanner) judge(b []byte, a assignment) (match, bool) {
 	if !s.genericValue(b, a.valStart, a.valEnd) || echoesName(v, a.name) || placeholderBasicAuth(a.scheme, v) {
 		return match{}, false
 	}
-	m.rule = genericRule
+	m.rule = genericRule()
 	return m, true
 }
 
-var genericRule = ruleByID(ruleGenericSecret)
+func genericRule() *ruleSpec { return ruleByID(ruleGenericSecret) }
 
 func boolInt(b bool) int {
 	if b {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aisbx/aisbx/checks"
 )
@@ -24,7 +25,7 @@ const (
 
 // ruleSpec is one detection rule.
 type ruleSpec struct {
-	idx      int // position in allRules
+	idx      int // position in rules()
 	id       string
 	title    string
 	kind     ruleKind
@@ -61,9 +62,19 @@ func tokenRule(id, title string, score float64, env string, pattern string, maxL
 	}
 }
 
-// allRules is the rule table, in the order findings on the same span are
-// preferred: specific providers first, generic last.
-var allRules = buildRules()
+// rules returns the rule table, in the order findings on the same span are
+// preferred: specific providers first, generic last. It is built on first
+// use, not at init: every aisbxd process links this package, and most (the
+// editor's forwarder, a hook call) never scan.
+func rules() []*ruleSpec {
+	rulesOnce.Do(func() { ruleTable = buildRules() })
+	return ruleTable
+}
+
+var (
+	rulesOnce sync.Once
+	ruleTable []*ruleSpec
+)
 
 const (
 	ruleAWSAccessKeyID   = "aws-access-key-id"
@@ -202,7 +213,7 @@ func describe(r *ruleSpec) (desc, advice string) {
 
 // ruleByID finds a rule; nil when there is none.
 func ruleByID(id string) *ruleSpec {
-	for _, r := range allRules {
+	for _, r := range rules() {
 		if r.id == id {
 			return r
 		}
@@ -212,8 +223,8 @@ func ruleByID(id string) *ruleSpec {
 
 // Rules lists the secret rules for SARIF and docs.
 func (c *Check) Rules() []checks.Rule {
-	out := make([]checks.Rule, 0, len(allRules))
-	for _, r := range allRules {
+	out := make([]checks.Rule, 0, len(rules()))
+	for _, r := range rules() {
 		out = append(out, checks.Rule{
 			ID: r.id, Category: checks.CategorySecret, Severity: r.severity, Title: r.title,
 			Description: r.desc, DocURL: checks.RuleDocURL(r.id), SecuritySeverity: r.score,

@@ -78,7 +78,7 @@ func newScanner(threshold float64, disabled map[string]bool) *scanner {
 	s := &scanner{threshold: threshold, disabled: disabled}
 	var keywords []string
 	index := map[string]int{}
-	for _, r := range allRules {
+	for _, r := range rules() {
 		for _, kw := range r.keywords {
 			kw = strings.ToLower(kw)
 			i, ok := index[kw]
@@ -155,18 +155,18 @@ func (s *scanner) scan(ctx context.Context, b []byte, fk fileKind) ([]match, err
 }
 
 // resolveOverlaps keeps, of matches whose secrets overlap, the one from the
-// rule listed first in allRules (a provider beats generic-secret).
+// rule listed first in rules() (a provider beats generic-secret).
 func resolveOverlaps(ms []match) []match {
 	if len(ms) < 2 {
 		return ms
 	}
 	rank := func(m match) int {
-		for i, r := range allRules {
+		for i, r := range rules() {
 			if r == m.rule {
 				return i
 			}
 		}
-		return len(allRules)
+		return len(rules())
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].start != ms[j].start {
@@ -207,7 +207,7 @@ type scanState struct {
 }
 
 func newScanState() *scanState {
-	return &scanState{runEnd: make([]int, len(allRules)), endFrom: -1, endAt: -1}
+	return &scanState{runEnd: make([]int, len(rules())), endFrom: -1, endAt: -1}
 }
 
 // nextPEMEnd finds the first "-----END" in b[from:limit].

@@ -304,3 +304,35 @@ func TestSocketIsPrivate(t *testing.T) {
 		t.Errorf("socket not owned by the user")
 	}
 }
+
+// TestRestartRightAfterStop: a serve started while the old daemon is still
+// shutting down (the editor's "Restart daemon") gets a new daemon, not a
+// standalone fallback.
+func TestRestartRightAfterStop(t *testing.T) {
+	e := newTestEnv(t)
+	root := t.TempDir()
+	s := e.serve(t)
+	if _, err := s.client.Initialize(ctxT(t), root); err != nil {
+		t.Fatal(err)
+	}
+	old := e.daemonPID()
+	stop := exec.Command(aisbxd, "daemon", "--stop")
+	stop.Env = e.env
+	if out, err := stop.CombinedOutput(); err != nil {
+		t.Fatalf("daemon --stop: %v %s", err, out)
+	}
+	// At once, before the old daemon is gone.
+	s2 := e.serve(t)
+	if _, err := s2.client.Initialize(ctxT(t), root); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if st, code := e.status(t); code == 0 && st.Running && st.PID != old && len(st.Clients) == 1 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	st, _ := e.status(t)
+	t.Fatalf("no new daemon serving the restarted editor: %+v (old pid %d)", st, old)
+}

@@ -63,6 +63,13 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	lk, err := acquireLock(opts.Socket)
+	// A daemon that was just asked to stop keeps its lock while it shuts
+	// down, without answering any more: wait for it, rather than leave the
+	// editor that started us without a daemon.
+	for deadline := time.Now().Add(5 * time.Second); errors.Is(err, ErrAlreadyRunning) && !answers(opts.Socket) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		lk, err = acquireLock(opts.Socket)
+	}
 	if err != nil {
 		return err
 	}
@@ -118,6 +125,16 @@ func Run(ctx context.Context, opts Options) error {
 	return err
 }
 
+// answers reports whether a daemon accepts connections on socket.
+func answers(socket string) bool {
+	c, err := net.DialTimeout("unix", socket, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
 // Registry exposes the daemon's shared workspaces to control handlers.
 func (d *Daemon) Registry() *workspace.Registry { return d.reg }
 
@@ -128,8 +145,8 @@ func (d *Daemon) accept(ctx context.Context) error {
 	for {
 		conn, err := d.ln.Accept()
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil // stopping
 			}
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -221,6 +238,10 @@ func (d *Daemon) armIdle() {
 
 func (d *Daemon) stopHandler(ctx context.Context, c *lsp.ControlCall) (any, error) {
 	d.log.Info("stop requested by a client", "client", c.ClientID)
+	// Stop accepting now: a client that connected during the shutdown would
+	// lose its daemon a moment later. New clients start a new daemon, which
+	// waits for this one's lock.
+	d.ln.Close()
 	go func() {
 		time.Sleep(50 * time.Millisecond) // let the reply go out
 		d.stop()

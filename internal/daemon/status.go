@@ -39,11 +39,11 @@ type WorkspaceStatus struct {
 		Pending int  `json:"pending_files"`
 		Running bool `json:"running"`
 	} `json:"auto_test"`
-	Watch   *watcher.Status `json:"watch,omitempty"`
+	Watch *watcher.Status `json:"watch,omitempty"`
 	// Committed counts the AI edits recorded in the repository itself
 	// (git-ai notes, Agent Trace).
-	Committed int `json:"committed_ai_edits"`
-	LastRun string          `json:"last_run,omitempty"`
+	Committed int    `json:"committed_ai_edits"`
+	LastRun   string `json:"last_run,omitempty"`
 }
 
 // Status reports the daemon's state.

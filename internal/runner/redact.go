@@ -49,3 +49,32 @@ func (l *LineRedactor) Flush() {
 		delete(l.pending, stream)
 	}
 }
+
+// lineSplitter hands on whole lines of a stream (at most 64 KiB each).
+type lineSplitter struct {
+	buf  []byte
+	emit func(line []byte)
+}
+
+func (l *lineSplitter) write(p []byte) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			if len(l.buf) >= 64<<10 {
+				l.emit(l.buf)
+				l.buf = l.buf[:0]
+			}
+			return
+		}
+		l.emit(l.buf[:i+1])
+		l.buf = l.buf[i+1:]
+	}
+}
+
+func (l *lineSplitter) flush() {
+	if len(l.buf) > 0 {
+		l.emit(l.buf)
+		l.buf = nil
+	}
+}

@@ -220,15 +220,33 @@ func (r *Runner) runJob(ctx context.Context, sb Sandbox, id string, j job, req R
 		jobID = fmt.Sprintf("%s-%d", id, len(agg.jobs)+1)
 	}
 	agg.jobs = append(agg.jobs, j.profile)
+	// Observers see the tests' own output: a test run's stdout is the
+	// reporters' protocol, so it goes to them a line at a time through
+	// testresults.Human. An explicit command's output is shown as it is.
+	show := obs.Output
+	var lines *lineSplitter
+	if show != nil && len(req.Cmd) == 0 {
+		lines = &lineSplitter{emit: func(l []byte) {
+			if h := testresults.Human(l); len(h) > 0 {
+				show("stdout", h)
+			}
+		}}
+	}
 	sjob := sandbox.Job{
 		ID: jobID, Workspace: r.opts.Root, Overlay: req.Overlay, Profile: j.profile, Cmd: argv,
 		Env: env, Timeout: req.Timeout, Files: j.cmd.Files,
 		Output: func(stream string, p []byte) {
-			if stream == "stdout" {
+			switch {
+			case stream == "stdout" && lines != nil:
 				_, _ = parser.Write(p)
-			}
-			if obs.Output != nil {
-				obs.Output(stream, p)
+				lines.write(p)
+			case stream == "stdout":
+				_, _ = parser.Write(p)
+				if show != nil {
+					show(stream, p)
+				}
+			case show != nil:
+				show(stream, p)
 			}
 		},
 	}
@@ -241,6 +259,9 @@ func (r *Runner) runJob(ctx context.Context, sb Sandbox, id string, j job, req R
 			return nil, berr
 		}
 		res, err = sb.Run(ctx, sjob)
+	}
+	if lines != nil {
+		lines.flush()
 	}
 	if err != nil {
 		parser.Close()

@@ -176,26 +176,21 @@ func plural(n int, what string) string {
 // for editors that do not have it open: the in-process checks at once, the
 // user's linters (which take longer) after.
 func (w *Workspace) CheckInBackground(ctx context.Context, path string, content []byte) checks.Result {
-	res := w.checkPhase(ctx, w.FastEngine(), path, content)
-	if full := w.Engine(); full != w.FastEngine() && ctx.Err() == nil {
-		res = w.checkPhase(ctx, full, path, content)
-	}
-	return res
-}
-
-func (w *Workspace) checkPhase(ctx context.Context, e *checks.Engine, path string, content []byte) checks.Result {
 	f := checks.NewFile(w.Root, path, content)
 	f.OnDisk = true
-	res := e.Run(ctx, f)
+	return w.CheckPhased(ctx, f, func(res checks.Result) { w.setBackground(path, content, res.Findings) })
+}
+
+// setBackground keeps a background check's findings and tells every user.
+func (w *Workspace) setBackground(path string, content []byte, findings []checks.Finding) {
 	w.act.mu.Lock()
 	if w.act.bg == nil {
 		w.act.bg = map[string]Background{}
 	}
-	w.act.bg[path] = Background{Content: content, Findings: res.Findings, Time: time.Now()}
+	w.act.bg[path] = Background{Content: content, Findings: findings, Time: time.Now()}
 	w.setLastLocked(path, content)
 	w.act.mu.Unlock()
 	w.publish(Event{Kind: EventFindings, Files: []string{path}})
-	return res
 }
 
 // checkQueue runs background checks of one speed: files wait in order, a
@@ -252,13 +247,22 @@ func (w *Workspace) checkWorker(q *checkQueue, fast bool) {
 		if err != nil {
 			continue // removed meanwhile
 		}
+		f := checks.NewFile(w.Root, path, content)
+		f.OnDisk = true
 		if !fast {
-			res := w.checkPhase(w.ctx, w.Engine(), path, content)
-			w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(res.Findings)})
+			// The linters, merged with the fast findings of the same content:
+			// the file may have changed since its fast check, and what is
+			// published must always be whole. The fast engine's cache makes
+			// that second look cheap when nothing changed.
+			lr := w.LinterEngine().Run(w.ctx, f)
+			findings := checks.MergeFindings(w.FastEngine().Run(w.ctx, f).Findings, lr.Findings)
+			w.setBackground(path, content, findings)
+			w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(findings)})
 			continue
 		}
-		res := w.checkPhase(w.ctx, w.FastEngine(), path, content)
-		if w.Engine() != w.FastEngine() {
+		res := w.FastEngine().Run(w.ctx, f)
+		w.setBackground(path, content, res.Findings)
+		if w.LinterEngine() != nil {
 			w.enqueue(&w.act.slowQ, path, false)
 		} else {
 			w.note(Activity{Time: time.Now(), Kind: "checked", File: w.rel(path), Detail: findingsDetail(res.Findings)})

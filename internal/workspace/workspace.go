@@ -29,6 +29,7 @@ type Workspace struct {
 	loaded *config.Loaded // the last load, good or not
 	engine *checks.Engine
 	fast   *checks.Engine // the engine without linters, for agent hooks
+	lint   *checks.Engine // the linters alone; nil when they are disabled
 	engErr error
 	events *broadcaster
 
@@ -159,7 +160,43 @@ func (w *Workspace) rebuildEngineLocked() {
 	if err != nil {
 		fast = e
 	}
-	w.engine, w.fast, w.engErr = e, fast, nil
+	var lint *checks.Engine
+	if len(fastCfg.Checks.Enabled) < len(w.cfg.Checks.Enabled) {
+		lintCfg := *w.cfg
+		lintCfg.Checks.Enabled = []string{"linters"}
+		if lint, err = w.opts.NewEngine(w.Root, &lintCfg); err != nil {
+			lint = nil
+		}
+	}
+	w.engine, w.fast, w.lint, w.engErr = e, fast, lint, nil
+}
+
+// LinterEngine runs the user's linters alone, or is nil when they are
+// disabled. Editors publish FastEngine's findings at once and merge these
+// in when the linters finish, which can take seconds on a cold cache.
+func (w *Workspace) LinterEngine() *checks.Engine {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.lint
+}
+
+// CheckPhased runs the fast checks, hands their result to publish, then
+// runs the linters (when enabled) and hands over the merged result. It
+// returns the final result.
+func (w *Workspace) CheckPhased(ctx context.Context, f *checks.File, publish func(checks.Result)) checks.Result {
+	res := w.FastEngine().Run(ctx, f)
+	publish(res)
+	lint := w.LinterEngine()
+	if lint == nil || ctx.Err() != nil {
+		return res
+	}
+	lr := lint.Run(ctx, f)
+	if len(lr.Findings) == 0 && len(lr.Errors) == 0 {
+		return res
+	}
+	merged := checks.Result{Findings: checks.MergeFindings(res.Findings, lr.Findings), Errors: append(res.Errors, lr.Errors...)}
+	publish(merged)
+	return merged
 }
 
 // FastEngine is the engine without the user's linters: in-process checks

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Puts a current Neovim (Debian trixie's, 0.10.x) in a private folder, without
+# installing anything system-wide, and prints the path of a launcher for it.
+#
+# How: a private apt configuration in a temp dir points at trixie on the same
+# mirror as the system's; `apt-get download` fetches neovim, neovim-runtime and
+# every package they need (trixie's libc6 included); `dpkg -x` unpacks them
+# into DIR/root. DIR/nvim runs DIR/root/usr/bin/nvim through trixie's dynamic
+# loader with --library-path, so that the system's libraries are never mixed
+# in, and sets VIMRUNTIME and LUA_CPATH into DIR/root.
+#
+# Idempotent and cached: DIR is ${AISBX_CI_CACHE:-$HOME/.cache/aisbx-ci}/nvim-0.10
+# (nvim-SUITE for AISBX_NVIM_SUITE=sid and the like);
+# a second run only prints the launcher. --force rebuilds it. --print prints
+# the launcher when it is there and exits 1 (printing nothing) when not,
+# without downloading anything: tests use it.
+#
+# Usage: scripts/editors/nvim-current.sh [--force|--print]
+set -euo pipefail
+
+SUITE=${AISBX_NVIM_SUITE:-trixie}
+CACHE=${AISBX_CI_CACHE:-$HOME/.cache/aisbx-ci}
+# trixie has 0.10; AISBX_NVIM_SUITE=sid gives 0.12 (vim.lsp.enable) in its own dir.
+if [ "$SUITE" = trixie ]; then DIR=$CACHE/nvim-0.10; else DIR=$CACHE/nvim-$SUITE; fi
+MODE=install
+for arg in "$@"; do
+	case "$arg" in
+	--force) MODE=force ;;
+	--print) MODE=print ;;
+	-h | --help)
+		sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+		exit 0
+		;;
+	*)
+		echo "nvim-current.sh: unknown argument $arg (--force or --print)" >&2
+		exit 2
+		;;
+	esac
+done
+
+say() { echo "[nvim-current] $*" >&2; }
+
+launcher_works() { [ -x "$DIR/nvim" ] && "$DIR/nvim" --headless -u NONE -i NONE -n +'lua io.stdout:write(tostring(vim.version().minor))' +qa! >/dev/null 2>&1; }
+
+if [ "$MODE" = print ]; then
+	launcher_works || exit 1
+	echo "$DIR/nvim"
+	exit 0
+fi
+if [ "$MODE" = install ] && launcher_works; then
+	echo "$DIR/nvim"
+	exit 0
+fi
+
+for tool in apt-get apt-cache dpkg-deb; do
+	command -v "$tool" >/dev/null || { echo "nvim-current.sh: $tool is required (a Debian system)" >&2; exit 1; }
+done
+
+# The first Debian archive URL of the system's apt sources (one-line or
+# deb822 format), so that trixie comes from the mirror this machine uses.
+mirror() {
+	local url
+	url=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' | head -n1)
+	if [ -z "$url" ]; then
+		url=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			awk 'tolower($1) == "uris:" && $2 ~ /debian\/?$/ && $2 !~ /security/ { print $2; exit }')
+	fi
+	echo "${url:-http://deb.debian.org/debian}"
+}
+
+start=$(date +%s)
+mkdir -p "$CACHE"
+work=$(mktemp -d "$CACHE/nvim-build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lists/partial" "$work/archives/partial" "$work/debs" "$work/root"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+echo "deb [signed-by=$keyring] $(mirror) $SUITE main" >"$work/sources.list"
+: >"$work/status"
+APT_OPTS=(
+	-o "Dir::Etc::SourceList=$work/sources.list"
+	-o "Dir::Etc::SourceParts=$work/none"
+	-o "Dir::Etc::Preferences=$work/none"
+	-o "Dir::Etc::PreferencesParts=$work/none"
+	-o "Dir::State::Lists=$work/lists"
+	-o "Dir::State::status=$work/status"
+	-o "Dir::Cache=$work/cache"
+	-o "Dir::Cache::archives=$work/archives"
+	-o "APT::Architecture=amd64"
+	-o "APT::Architectures=amd64"
+	-o "Debug::NoLocking=1"
+)
+say "apt-get update for $SUITE from $(mirror) (private lists in a temp dir)"
+apt-get "${APT_OPTS[@]}" -q update >"$work/update.log" 2>&1 || { cat "$work/update.log" >&2; exit 1; }
+
+# Every package neovim and neovim-runtime depend on, recursively; the status
+# file is empty, so nothing the system has is assumed present.
+mapfile -t pkgs < <(apt-cache "${APT_OPTS[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+	--no-breaks --no-replaces --no-enhances neovim neovim-runtime 2>/dev/null |
+	awk '/^[a-z0-9]/ && $1 !~ /^</ { print $1 }' | sort -u)
+[ ${#pkgs[@]} -gt 0 ] || { echo "nvim-current.sh: apt-cache found no neovim in $SUITE" >&2; exit 1; }
+say "downloading ${#pkgs[@]} packages: ${pkgs[*]}"
+(cd "$work/debs" && apt-get "${APT_OPTS[@]}" -q download "${pkgs[@]}" >"$work/download.log" 2>&1) || { cat "$work/download.log" >&2; exit 1; }
+for deb in "$work/debs"/*.deb; do
+	dpkg-deb -x "$deb" "$work/root"
+done
+
+# Debian's merged /usr: the loader and libc live under usr/lib; keep lib/ too.
+root=$work/root
+loader=$root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+[ -e "$loader" ] || loader=$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+[ -e "$loader" ] || { echo "nvim-current.sh: no dynamic loader in the unpacked libc6" >&2; exit 1; }
+[ -x "$root/usr/bin/nvim" ] || { echo "nvim-current.sh: usr/bin/nvim missing from the unpacked neovim" >&2; exit 1; }
+
+rm -rf "$DIR.new"
+mkdir -p "$DIR.new"
+mv "$root" "$DIR.new/root"
+cat >"$DIR.new/nvim" <<'EOF'
+#!/bin/sh
+# Runs the private Neovim through its own loader and libraries (generated by
+# scripts/editors/nvim-current.sh). Child processes (language servers) get the
+# system's libraries: --library-path applies to this process only.
+R=$(dirname "$(readlink -f "$0")")/root
+L=$R/usr/lib/x86_64-linux-gnu
+export VIMRUNTIME="$R/usr/share/nvim/runtime"
+export LUA_CPATH="$L/lua/5.1/?.so;$R/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;;"
+export LUA_PATH="$R/usr/share/lua/5.1/?.lua;$R/usr/share/lua/5.1/?/init.lua;;"
+loader=$L/ld-linux-x86-64.so.2
+[ -e "$loader" ] || loader=$R/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+exec "$loader" --library-path "$L:$R/lib/x86_64-linux-gnu" "$R/usr/bin/nvim" "$@"
+EOF
+chmod +x "$DIR.new/nvim"
+rm -rf "$DIR"
+mv "$DIR.new" "$DIR"
+launcher_works || { echo "nvim-current.sh: the unpacked Neovim does not start; try: $DIR/nvim --version" >&2; exit 1; }
+say "$("$DIR/nvim" --version | head -n1) in $DIR ($(du -sh "$DIR" | cut -f1)) in $(($(date +%s) - start)) s"
+echo "$DIR/nvim"
