@@ -193,6 +193,22 @@ func TestSecretDiagnosticInNeovim(t *testing.T) {
 	})
 }
 
+// TestAgentSecretInUnopenedFile: a key an agent writes to a file the editor
+// never opened still reaches the editor, through the daemon's watcher and
+// background check.
+func TestAgentSecretInUnopenedFile(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, nv editor) {
+		ws := edtest.Workspace(t, "", map[string]string{"aisbx.toml": "", "main.py": "print('hi')\n"})
+		key := edtest.FakeAWSKey()
+		out := runLua(t, nv, "test/agent_secret.lua", true, "WORKSPACE="+ws,
+			"AGENT_TEXT=AWS_ACCESS_KEY_ID = \""+key+"\"", "SECRET_FULL="+key)
+		wantLines(t, out, "agent-written file reported: aws-access-key-id on line 1")
+		if strings.Contains(out, key) {
+			t.Errorf("the whole key appears in the editor's output")
+		}
+	})
+}
+
 func TestCheckhealthInNeovim(t *testing.T) {
 	edtest.NeedDocker(t)
 	forEachEditor(t, func(t *testing.T, nv editor) {
