@@ -302,10 +302,19 @@ func (e *Engine) FileChanged(path string, existenceChanged bool) bool {
 }
 
 // MergeFindings merges two engines' findings for the same file, in
-// position order (each input is already sorted and deduplicated).
+// position order, dropping a finding of b that a already has.
 func MergeFindings(a, b []Finding) []Finding {
 	out := make([]Finding, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
+	out = append(out, a...)
+	seen := make(map[[3]any]bool, len(a))
+	for _, f := range a {
+		seen[[3]any{f.Rule, f.Start, f.End}] = true
+	}
+	for _, f := range b {
+		if !seen[[3]any{f.Rule, f.Start, f.End}] {
+			out = append(out, f)
+		}
+	}
 	sortFindings(out)
 	return out
 }

@@ -124,10 +124,10 @@ func (s *session) send(path string, gen uint64, version int32, result *checked, 
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
-	d := s.state(path)
-	if d.gen != gen {
+	d, ok := s.diags[path]
+	if !ok || d.gen != gen {
 		s.mu.Unlock()
-		return // superseded
+		return // superseded, or the document was closed meanwhile
 	}
 	d.last = result
 	d.published = len(diags) > 0
