@@ -118,12 +118,18 @@ func cmdRunTest(ctx context.Context, s *session, params *protocol.ExecuteCommand
 	return s.runTests(ctx, params, ws, runner.Request{Mode: testsel.ModeTest, Tests: []testsel.TestRef{found.Ref()}})
 }
 
-func cmdRerunFailed(ctx context.Context, s *session, params *protocol.ExecuteCommandParams, args []json.RawMessage) (any, error) {
-	_, ws, _, err := s.runTarget(args)
+// runnerTarget resolves a command's workspace and its test runner.
+func (s *session) runnerTarget(args []json.RawMessage) (runArgs, *workspace.Workspace, *runner.Runner, error) {
+	a, ws, _, err := s.runTarget(args)
 	if err != nil {
-		return nil, err
+		return a, nil, nil, err
 	}
 	r, err := ws.Runner()
+	return a, ws, r, err
+}
+
+func cmdRerunFailed(ctx context.Context, s *session, params *protocol.ExecuteCommandParams, args []json.RawMessage) (any, error) {
+	_, ws, r, err := s.runnerTarget(args)
 	if err != nil {
 		return nil, err
 	}
@@ -136,11 +142,7 @@ func cmdRerunFailed(ctx context.Context, s *session, params *protocol.ExecuteCom
 }
 
 func cmdLastRun(ctx context.Context, s *session, params *protocol.ExecuteCommandParams, args []json.RawMessage) (any, error) {
-	_, ws, _, err := s.runTarget(args)
-	if err != nil {
-		return nil, err
-	}
-	r, err := ws.Runner()
+	_, ws, r, err := s.runnerTarget(args)
 	if err != nil {
 		return nil, err
 	}
@@ -155,11 +157,7 @@ func lastSummary(ws *workspace.Workspace, r *runner.Runner) any {
 }
 
 func cmdOpenRunRecord(ctx context.Context, s *session, params *protocol.ExecuteCommandParams, args []json.RawMessage) (any, error) {
-	a, ws, _, err := s.runTarget(args)
-	if err != nil {
-		return nil, err
-	}
-	r, err := ws.Runner()
+	a, ws, r, err := s.runnerTarget(args)
 	if err != nil {
 		return nil, err
 	}

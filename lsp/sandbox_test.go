@@ -1,14 +1,13 @@
 package lsp_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 
 	"github.com/aisbx/aisbx/internal/lsptest"
 	"github.com/aisbx/aisbx/internal/sbxtest"
@@ -23,12 +22,10 @@ func sandboxWorkspaceTB(t testing.TB) string {
 	base := sbxtest.NeedBase(t, "go")
 	root := filepath.Join(t.TempDir(), "gows")
 	samples := "../internal/testsel/testdata/workspaces"
-	copyDir(t, filepath.Join(samples, "gows"), root)
+	testfs.CopyTree(t, filepath.Join(samples, "gows"), root)
 	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[sandbox]\npool_size = 1\n\n[sandbox.profiles.go]\nbase = \""+base+"\"\n"), 0o644)
-	run(t, root, "git", "init", "-q")
-	run(t, root, "git", "add", "-A")
-	run(t, root, "git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "sample")
-	copyDir(t, filepath.Join(samples, "breaks", "gows"), root)
+	testfs.GitRepo(t, root)
+	testfs.CopyTree(t, filepath.Join(samples, "breaks", "gows"), root)
 	return root
 }
 
@@ -46,7 +43,7 @@ func TestRunTestCodeActionInSandbox(t *testing.T) {
 	testFile := filepath.Join(root, "geom", "geom_test.go")
 	content, _ := os.ReadFile(testFile)
 	c.Open(testFile, "go", string(content))
-	failLine := markedLine(t, testFile) - 1
+	failLine := testfs.MarkedLine(t, testFile, "FAILS-HERE") - 1
 
 	// The cursor inside TestPerimeter.
 	var actions []struct {
@@ -173,7 +170,7 @@ func TestRunTestCodeActionInSandbox(t *testing.T) {
 	}
 
 	// Fix the code; re-run the failures: green, and the diagnostic goes.
-	run(t, root, "git", "checkout", "-q", "--", ".")
+	testfs.Git(t, root, "checkout", "-q", "--", ".")
 	mark = c.Mark()
 	if err := c.Call(ctx, "workspace/executeCommand", map[string]any{"command": "aisbx.rerunFailed", "arguments": []any{map[string]string{"uri": lsptest.URI(root)}}}, &summary); err != nil {
 		t.Fatal(err)
@@ -196,7 +193,7 @@ func TestRunTestCodeActionInSandbox(t *testing.T) {
 // TestDiscoverTests lists a folder's tests with parents, for test explorers.
 func TestDiscoverTests(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "gows")
-	copyDir(t, "../internal/testsel/testdata/workspaces/gows", root)
+	testfs.CopyTree(t, "../internal/testsel/testdata/workspaces/gows", root)
 	c, ctx := realServer(t)
 	if _, err := c.Initialize(ctx, root); err != nil {
 		t.Fatal(err)
@@ -219,51 +216,4 @@ func TestDiscoverTests(t *testing.T) {
 	if byID["example.com/gows/geom:TestPerimeter"] != "function" || byID["file:geom/geom_test.go"] != "file" {
 		t.Fatalf("tests = %+v", res.Tests)
 	}
-}
-
-func run(t testing.TB, dir string, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
-	}
-}
-
-func copyDir(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func markedLine(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if strings.Contains(sc.Text(), "FAILS-HERE") {
-			return n
-		}
-	}
-	t.Fatalf("no FAILS-HERE in %s", path)
-	return 0
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 )
 
 // TestSnapshot: what a snapshot of testdata/snapshot/ws holds, with and
@@ -38,9 +40,17 @@ func TestSnapshot(t *testing.T) {
 			excluded: []string{"sub/util.go"},
 		},
 	}
+	// The workspace is copied, and its gitignored file made here: git does
+	// not keep a file that testdata's own .gitignore ignores, so a clean
+	// checkout would test nothing about ignored files.
+	ws := t.TempDir()
+	testfs.CopyTree(t, "testdata/snapshot/ws", ws)
+	if err := os.WriteFile(filepath.Join(ws, "ignored.log"), []byte("log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := TakeSnapshot(t.Context(), "testdata/snapshot/ws", tc.overlay, tc.exclude)
+			s, err := TakeSnapshot(t.Context(), ws, tc.overlay, tc.exclude)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,13 +68,13 @@ func TestSnapshot(t *testing.T) {
 			for _, f := range tc.files {
 				want, ok := tc.overlay[f]
 				if !ok {
-					want, _ = os.ReadFile(filepath.Join("testdata/snapshot/ws", f))
+					want, _ = os.ReadFile(filepath.Join(ws, f))
 				}
 				if !bytes.Equal(got["work/"+f], want) {
 					t.Errorf("tar entry %s = %q, want %q", f, got["work/"+f], want)
 				}
 			}
-			for _, f := range tc.excluded {
+			for _, f := range append(tc.excluded, "ignored.log") {
 				if _, ok := got["work/"+f]; ok {
 					t.Errorf("excluded %s is in the tar", f)
 				}

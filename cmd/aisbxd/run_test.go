@@ -2,13 +2,14 @@ package main_test
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 
 	"github.com/aisbx/aisbx/internal/sbxtest"
 )
@@ -36,23 +37,9 @@ func goWorkspace(t *testing.T) string {
 	t.Helper()
 	base := sbxtest.NeedBase(t, "go")
 	root := filepath.Join(t.TempDir(), "gows")
-	src := "../../internal/testsel/testdata/workspaces/gows"
-	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(root, rel), 0o755)
-		}
-		b, _ := os.ReadFile(p)
-		return os.WriteFile(filepath.Join(root, rel), b, 0o644)
-	})
+	testfs.CopyTree(t, "../../internal/testsel/testdata/workspaces/gows", root)
 	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[sandbox.profiles.go]\nbase = \""+base+"\"\n"), 0o644)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "s"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git: %v %s", err, out)
-		}
-	}
+	testfs.GitRepo(t, root)
 	return root
 }
 

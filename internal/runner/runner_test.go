@@ -1,16 +1,15 @@
 package runner_test
 
 import (
-	"bufio"
 	"context"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 
 	"github.com/aisbx/aisbx/internal/records"
 	"github.com/aisbx/aisbx/internal/runner"
@@ -56,7 +55,7 @@ func TestAffectedRunsInSandbox(t *testing.T) {
 			}
 			r := runner.New(runner.Options{Root: root, Records: store, Logger: testlog.New(t),
 				Sandbox: func(context.Context) (runner.Sandbox, error) { return sb, nil }})
-			copyTree(t, filepath.Join(samples, "breaks", c.workspace), root)
+			testfs.CopyTree(t, filepath.Join(samples, "breaks", c.workspace), root)
 
 			var mu sync.Mutex
 			var ended []testresults.Event
@@ -104,7 +103,7 @@ func TestAffectedRunsInSandbox(t *testing.T) {
 					t.Errorf("%s did not fail; failed: %v\n%s", name, keys(failed), jobOutput(out))
 					continue
 				}
-				want := markedLine(t, filepath.Join(root, file))
+				want := testfs.MarkedLine(t, filepath.Join(root, file), "FAILS-HERE")
 				if res.Location == nil || res.Location.File != file || res.Location.Line != want {
 					t.Errorf("%s failed at %v, want %s:%d", name, res.Location, file, want)
 				}
@@ -197,64 +196,13 @@ func keys(m map[string]testresults.Result) []string {
 func gitWorkspace(t *testing.T, name string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), name)
-	copyTree(t, filepath.Join(samples, name), root)
-	git(t, root, "init", "-q")
-	git(t, root, "add", "-A")
-	git(t, root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "sample")
+	testfs.CopyTree(t, filepath.Join(samples, name), root)
+	testfs.GitRepo(t, root)
 	return root
 }
 
 // restore puts the sample's original files back over the break.
 func restore(t *testing.T, name, root string) {
 	t.Helper()
-	git(t, root, "checkout", "-q", "--", ".")
-}
-
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// markedLine is the 1-based line holding "FAILS-HERE".
-func markedLine(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if strings.Contains(sc.Text(), "FAILS-HERE") {
-			return n
-		}
-	}
-	t.Fatalf("no FAILS-HERE in %s", path)
-	return 0
+	testfs.Git(t, root, "checkout", "-q", "--", ".")
 }
