@@ -106,7 +106,10 @@ func (s *session) initializeResult() map[string]any {
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: true,
 			Change:    protocol.TextDocumentSyncKindIncremental,
-			Save:      &protocol.SaveOptions{IncludeText: true},
+			// Save notifications, without the text: the buffer is already
+			// known from the incremental changes, and a large file would
+			// cross the wire twice on every save.
+			Save: &protocol.SaveOptions{IncludeText: false},
 		},
 		CodeActionProvider: &protocol.CodeActionOptions{
 			CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Source, codeActionKindSandbox},

@@ -124,7 +124,7 @@ func TestInitializeAdvertisesCapabilities(t *testing.T) {
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.TextDocumentSync.Change != 2 || !c.TextDocumentSync.OpenClose || !c.TextDocumentSync.Save.IncludeText {
+	if c.TextDocumentSync.Change != 2 || !c.TextDocumentSync.OpenClose || c.TextDocumentSync.Save.IncludeText {
 		t.Errorf("textDocumentSync = %+v", c.TextDocumentSync)
 	}
 	kinds := strings.Join(c.CodeActionProvider.CodeActionKinds, ",")

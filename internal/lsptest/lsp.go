@@ -99,8 +99,13 @@ func (c *Client) ReplaceAll(path string, version int, text string) error {
 }
 
 // Save sends didSave with the text.
+// Save sends didSave, with the text unless it is empty.
 func (c *Client) Save(path, text string) error {
-	return c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": URI(path)}, "text": text})
+	params := map[string]any{"textDocument": map[string]any{"uri": URI(path)}}
+	if text != "" {
+		params["text"] = text
+	}
+	return c.Notify("textDocument/didSave", params)
 }
 
 // CloseDoc sends didClose.
