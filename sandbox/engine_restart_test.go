@@ -13,9 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	cerrdefs "github.com/containerd/errdefs"
-	"github.com/moby/moby/client"
 )
 
 // privateEngine is a dockerd of the test's own, on its own socket and
@@ -216,7 +213,7 @@ func TestEngineRestart(t *testing.T) {
 	if next.Status != StatusPassed || string(next.Output) != "a" {
 		t.Errorf("run after the restart: %s %q %s", next.Status, next.Output, next.Reason)
 	}
-	if _, err := sb.eng.cli.ContainerInspect(t.Context(), res.ContainerID, client.ContainerInspectOptions{}); !cerrdefs.IsNotFound(err) {
+	if err := waitGone(t, sb, res.ContainerID); err != nil {
 		t.Errorf("the broken run's container %s is still there (%v)", shortID(res.ContainerID), err)
 	}
 	if err := sb.Close(t.Context()); err != nil {

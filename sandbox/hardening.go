@@ -130,9 +130,47 @@ func idleScript(p Profile, idle time.Duration) string {
 	return b.String()
 }
 
-// jobScript is the command of a job exec: wait until the container is
-// prepared, unpack the tar from stdin, then become the job with an empty
-// stdin. One exec instead of two halves the start time.
-const jobScript = `i=0; while [ ! -e ` + readyMark + ` ]; do i=$((i+1)); [ $i -gt 6000 ] && { echo "aisbx: container never became ready" >&2; exit 125; }; sleep 0.01; done
+// jobScript is the command of a job's exec. It is started with the
+// container, before any job exists, and waits: for the container to be
+// prepared, then for one line on stdin holding the job's shell script
+// (octal-escaped, so a printf format of plain ASCII carries any bytes), then
+// the workspace tar. It unpacks the tar and becomes the job with an empty
+// stdin. An exec costs tens of milliseconds in the engine (runc); started
+// ahead, it is off the run's path. EOF on stdin (the pool was closed, the
+// daemon went away) ends it quietly.
+const jobScript = `i=0; while [ ! -e ` + readyMark + ` ]; do i=$((i+1)); [ $i -gt 30000 ] && { echo "aisbx: container never became ready" >&2; exit 125; }; sleep 0.01; done
+IFS= read -r job || exit 0
+printf "$job" > /tmp/.aisbx-job || { echo "aisbx: cannot write the job script" >&2; exit 125; }
 tar -x -m -f - -C / 2>/tmp/.aisbx-tar-err || { echo "aisbx: unpacking the workspace failed: $(head -c 500 /tmp/.aisbx-tar-err)" >&2; exit 125; }
-exec "$@" </dev/null`
+exec /bin/sh /tmp/.aisbx-job </dev/null`
+
+// jobLine is the first line a job's exec reads: a shell script that enters
+// dir, sets env and execs argv, with every byte but [A-Za-z0-9] written as
+// an octal escape so that the line is a safe printf format.
+func jobLine(dir string, env, argv []string) []byte {
+	var sc strings.Builder
+	fmt.Fprintf(&sc, "cd %s || exit 125\n", shellQuote(dir))
+	for _, e := range env {
+		k, v, _ := strings.Cut(e, "=")
+		fmt.Fprintf(&sc, "export %s=%s\n", k, shellQuote(v))
+	}
+	sc.WriteString("exec")
+	for _, a := range argv {
+		sc.WriteString(" " + shellQuote(a))
+	}
+	sc.WriteString("\n")
+	var out []byte
+	for _, c := range []byte(sc.String()) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			out = append(out, c)
+		} else {
+			out = fmt.Appendf(out, "\\%03o", c)
+		}
+	}
+	return append(out, '\n')
+}
+
+// shellQuote quotes s for POSIX sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
 
 	"github.com/moby/moby/client"
 )
@@ -137,6 +140,23 @@ func assertNoContainers(t testing.TB, sb *Sandbox) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Errorf("containers left behind: %s", strings.Join(left, ", "))
+}
+
+// waitGone waits for a used container to be removed: Run hands its
+// removal to the background (destroyLater), which takes the engine a moment.
+func waitGone(t testing.TB, sb *Sandbox, id string) error {
+	t.Helper()
+	var err error
+	for range 100 {
+		if _, err = sb.eng.cli.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{}); cerrdefs.IsNotFound(err) {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err == nil {
+		err = errors.New("still there after 5 s")
+	}
+	return err
 }
 
 // writeTree writes files under a new temp dir.

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	cerrdefs "github.com/containerd/errdefs"
-	"github.com/moby/moby/client"
 )
 
 // TestHostile runs each script of testdata/hostile on one warm pool: each
@@ -50,7 +47,7 @@ func TestHostile(t *testing.T) {
 			if tc.want != StatusPassed && res.Reason == "" {
 				t.Errorf("status %s without a reason", res.Status)
 			}
-			if _, err := sb.eng.cli.ContainerInspect(t.Context(), res.ContainerID, client.ContainerInspectOptions{}); !cerrdefs.IsNotFound(err) {
+			if err := waitGone(t, sb, res.ContainerID); err != nil {
 				t.Errorf("container %s still exists after the run (inspect: %v)", shortID(res.ContainerID), err)
 			}
 			if tc.want == StatusOutputLimit {

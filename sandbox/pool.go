@@ -18,6 +18,22 @@ type box struct {
 	created time.Time
 	cg      cgroupFiles
 	warm    bool
+	job     *waitingJob // the job's exec, started and waiting for its job
+}
+
+// release closes the stream of a box's waiting job, for a box destroyed
+// without running one.
+func (b *box) release() {
+	if b.job != nil {
+		b.job.att.Close()
+	}
+}
+
+// waitingJob is a box's job exec: started with the container (jobScript)
+// and attached, so that a run only has to write its job down the stream.
+type waitingJob struct {
+	execID string
+	att    client.ExecAttachResult
 }
 
 // pool keeps size started containers of one profile and image. Taking one
@@ -128,6 +144,7 @@ func (pl *pool) addOne() bool {
 	}
 	if pl.closed {
 		pl.mu.Unlock()
+		b.release()
 		pl.sb.destroy(context.WithoutCancel(ctx), b.id)
 		return true
 	}
@@ -152,6 +169,7 @@ func (pl *pool) take() *box {
 		if time.Since(b.created) < pl.sb.opts.MaxIdle-time.Minute {
 			return b
 		}
+		b.release()
 		go pl.sb.destroy(pl.sb.bg, b.id)
 	}
 	return nil
@@ -163,6 +181,7 @@ func (pl *pool) forget(id string) bool {
 	defer pl.mu.Unlock()
 	for i, b := range pl.idle {
 		if b.id == id {
+			b.release()
 			pl.idle = append(pl.idle[:i], pl.idle[i+1:]...)
 			pl.poke()
 			return true
@@ -175,6 +194,9 @@ func (pl *pool) forget(id string) bool {
 // when the engine restarted: they are gone or will be reaped).
 func (pl *pool) drop() {
 	pl.mu.Lock()
+	for _, b := range pl.idle {
+		b.release()
+	}
 	pl.idle = nil
 	pl.mu.Unlock()
 }
@@ -192,6 +214,7 @@ func (pl *pool) close(ctx context.Context) error {
 	pl.mu.Unlock()
 	var errs []error
 	for _, b := range idle {
+		b.release()
 		if err := pl.sb.destroy(ctx, b.id); err != nil {
 			errs = append(errs, err)
 		}
@@ -231,7 +254,35 @@ func (s *Sandbox) startBox(ctx context.Context, sp spec, kind string) (*box, err
 			b.cg = findCgroupFiles(in.Container.State.Pid)
 		}
 	}
+	// Start the job's exec now, off the run's path: it waits on stdin.
+	ex, err := s.eng.cli.ExecCreate(ctx, res.ID, client.ExecCreateOptions{
+		AttachStdin: true, AttachStdout: true, AttachStderr: true, WorkingDir: sp.profile.Workdir,
+		Cmd: []string{"/bin/sh", "-c", jobScript, "aisbx-job"},
+	})
+	if err != nil {
+		s.destroy(context.WithoutCancel(ctx), res.ID)
+		return nil, s.eng.wrap("creating the job's exec", err)
+	}
+	att, err := s.eng.cli.ExecAttach(context.WithoutCancel(ctx), ex.ID, client.ExecAttachOptions{})
+	if err != nil {
+		s.destroy(context.WithoutCancel(ctx), res.ID)
+		return nil, s.eng.wrap("starting the job's exec", err)
+	}
+	b.job = &waitingJob{execID: ex.ID, att: att}
 	return b, nil
+}
+
+// destroyLater removes a used container in the background: the job's
+// result is known, and the caller should not wait for the engine to kill
+// and remove it (a hundred milliseconds and more). Close waits for it.
+func (s *Sandbox) destroyLater(id string) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.destroy(s.bg, id); err != nil {
+			s.log.Warn("destroying a sandbox container failed; the next reap removes it", "id", shortID(id), "err", err)
+		}
+	}()
 }
 
 // destroy removes a container and everything in it. A container already

@@ -23,7 +23,7 @@ echo "mem_limit=$(cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null ||
 echo "memsw_limit=$(cat /sys/fs/cgroup/memory/memory.memsw.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.swap.max)"
 echo "cpu=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cut -d' ' -f1 /sys/fs/cgroup/cpu.max)/$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cut -d' ' -f2 /sys/fs/cgroup/cpu.max)"
 if linux64 true 2>/dev/null; then echo personality=ok; else echo personality=denied; fi
-if echo x > /mnt/ro/probe 2>/dev/null; then echo declared_mount_write=ok; else echo declared_mount_write=denied; fi
+if { echo x > /mnt/ro/probe; } 2>/dev/null; then echo declared_mount_write=ok; else echo declared_mount_write=denied; fi
 echo "declared_mount_read=$(cat /mnt/ro/visible.txt 2>/dev/null)"
 while read dev mnt fs opts rest; do echo "mount=$mnt $fs $opts"; done < /proc/mounts
 `
@@ -46,6 +46,9 @@ func TestRestrictions(t *testing.T) {
 			}
 			if res.Status != StatusPassed {
 				t.Fatalf("probe %s: %s\n%s", res.Status, res.Reason, res.Output)
+			}
+			if os.Getenv("AISBX_DEBUG_PROBE") != "" {
+				t.Logf("probe output:\n%s", res.Output)
 			}
 			facts := map[string]string{}
 			var mounts []string

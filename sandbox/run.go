@@ -231,28 +231,15 @@ func (j *execution) run(ctx context.Context, snap *Snapshot, extra []tarEntry, e
 			res.Status, res.Reason = StatusEngineError, fmt.Sprintf("internal error in the sandbox runner: %v", r)
 			s.log.Error("sandbox run panicked", "id", res.ID, "panic", r)
 		}
-		if err := s.destroy(context.WithoutCancel(ctx), j.b.id); err != nil {
-			s.log.Warn("destroying a sandbox container failed; the next reap removes it", "id", shortID(j.b.id), "err", err)
-		}
+		s.destroyLater(j.b.id)
 	}()
 	// The engine calls of the job outlive ctx: cancellation is handled
 	// below, by destroying the container.
 	ectx, ecancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer ecancel()
 
-	ex, err := s.eng.cli.ExecCreate(ectx, j.b.id, client.ExecCreateOptions{
-		AttachStdin: true, AttachStdout: true, AttachStderr: true, Env: env, WorkingDir: j.sp.profile.Workdir,
-		Cmd: append([]string{"/bin/sh", "-c", jobScript, "aisbx-job"}, cmd...),
-	})
-	if err != nil {
-		j.engineFailed("creating the job", err)
-		return
-	}
-	att, err := s.eng.cli.ExecAttach(ectx, ex.ID, client.ExecAttachOptions{})
-	if err != nil {
-		j.engineFailed("starting the job", err)
-		return
-	}
+	// The job's exec is already running in the box, waiting on stdin.
+	ex, att := j.b.job.execID, j.b.job.att
 	res.StartLatency = time.Since(res.Started)
 	defer att.Close()
 
@@ -263,7 +250,11 @@ func (j *execution) run(ctx context.Context, snap *Snapshot, extra []tarEntry, e
 	}
 	sendDone := make(chan sent, 1)
 	go func() {
-		sum, _, err := snap.writeTar(att.Conn, j.sp.profile.Workdir, extra)
+		var sum string
+		_, err := att.Conn.Write(jobLine(j.sp.profile.Workdir, env, cmd))
+		if err == nil {
+			sum, _, err = snap.writeTar(att.Conn, j.sp.profile.Workdir, extra)
+		}
 		if cerr := att.CloseWrite(); err == nil {
 			err = cerr
 		}
@@ -305,7 +296,7 @@ wait:
 			// The job's main process may be gone while a background child
 			// still holds its output open: that child dies with the
 			// container, and the job is over.
-			in, err := s.eng.cli.ExecInspect(ectx, ex.ID, client.ExecInspectOptions{})
+			in, err := s.eng.cli.ExecInspect(ectx, ex, client.ExecInspectOptions{})
 			if err != nil {
 				if isEngineDown(err) {
 					j.engineFailed("watching the job", err)
@@ -343,7 +334,7 @@ wait:
 		res.OutputBytes = capt.bytes()
 		return
 	}
-	j.finish(ectx, ex.ID, capt)
+	j.finish(ectx, ex, capt)
 }
 
 func (j *execution) engineFailed(op string, err error) {

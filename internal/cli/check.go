@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aisbx/aisbx/checks/vulns"
+
 	"github.com/aisbx/aisbx/checks"
 	"github.com/aisbx/aisbx/checks/builtin"
 	"github.com/aisbx/aisbx/checks/report"
@@ -93,6 +95,13 @@ func cmdCheck(ctx context.Context, env *Env, args []string) int {
 	}
 
 	res := scanFiles(ctx, engine, root, files, int64(cfg.Checks.MaxFileSize))
+	if *changed {
+		// A changed lockfile still pins everything it pinned before: the
+		// gate is for vulnerabilities the change brings in.
+		if err := dropKnownVulns(ctx, engine, root, *since, &res); err != nil {
+			fmt.Fprintf(env.Stderr, "aisbxd check: warning: --changed: %v (reporting every vulnerability of the changed files)\n", err)
+		}
+	}
 	if ctx.Err() != nil {
 		fmt.Fprintf(env.Stderr, "aisbxd check: interrupted: %v\n", ctx.Err())
 		return ExitInternal
@@ -254,4 +263,35 @@ func relOrAbs(root, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// dropKnownVulns removes vulnerability findings that the revision already
+// had, keeping those the change introduces.
+func dropKnownVulns(ctx context.Context, engine *checks.Engine, root, rev string, res *scanResult) error {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	for _, c := range engine.Checks() {
+		vc, ok := c.(*vulns.Check)
+		if !ok {
+			continue
+		}
+		base, err := vc.BaselineAt(ctx, root, rev)
+		if err != nil {
+			return err
+		}
+		for i := range res.files {
+			ff := &res.files[i]
+			rel := relOrAbs(root, ff.Path)
+			kept := ff.Findings[:0]
+			for _, f := range ff.Findings {
+				if f.Check == "vulns" && base.Has(rel, f) {
+					continue
+				}
+				kept = append(kept, f)
+			}
+			ff.Findings = kept
+		}
+	}
+	return nil
 }
