@@ -237,12 +237,22 @@ func (s *Sandbox) startBox(ctx context.Context, sp spec, kind string) (*box, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.eng.cli.ContainerCreate(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: host})
+	// The create is not cancelled half-way: the engine may create the
+	// container after the client gave up on the request, and nothing would
+	// know its ID to remove it. A cancelled caller's container is removed
+	// right after instead.
+	createCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 60*time.Second)
+	res, err := s.eng.cli.ContainerCreate(createCtx, client.ContainerCreateOptions{Config: cfg, HostConfig: host})
+	cancel()
 	if err != nil {
 		if s.opts.Runtime != "" && containsAny(err.Error(), "unknown runtime", "runtime") {
 			return nil, fmt.Errorf("%w: %q: %v", ErrRuntimeUnknown, s.opts.Runtime, err)
 		}
 		return nil, s.eng.wrap("creating a sandbox container", err)
+	}
+	if err := ctx.Err(); err != nil {
+		s.destroy(context.WithoutCancel(ctx), res.ID)
+		return nil, fmt.Errorf("creating a sandbox container: %w", err)
 	}
 	if _, err := s.eng.cli.ContainerStart(ctx, res.ID, client.ContainerStartOptions{}); err != nil {
 		s.destroy(context.WithoutCancel(ctx), res.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 
 	"github.com/aisbx/aisbx/internal/daemon"
 	"github.com/aisbx/aisbx/internal/workspace"
@@ -31,10 +32,12 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	stdio := stdioConn{r: env.Stdin, w: env.Stdout}
 
 	if !*standalone {
-		conn, err := daemon.Connect(ctx, *socket, daemon.StartOptions{Args: lf.args()})
+		start := daemon.StartOptions{Args: lf.args()}
+		conn, err := daemon.Connect(ctx, *socket, start)
 		if err == nil {
 			log.Info("forwarding to daemon", "socket", *socket)
-			return daemon.Forward(conn, env.Stdin, env.Stdout, log)
+			redial := func() (net.Conn, error) { return daemon.Connect(ctx, *socket, start) }
+			return daemon.Forward(conn, redial, env.Stdin, env.Stdout, log)
 		}
 		// Still give the editor a working server, just not a shared one.
 		log.Error("cannot reach or start the daemon; serving standalone", "err", err)
