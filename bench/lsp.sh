@@ -6,7 +6,9 @@
 #     otherwise run on save);
 #   - code action "Run this test in sandbox" to the first failing-test
 #     diagnostic, warm pool, with host `go test` of the same test beside it;
-#   - an agent's write of an unopened file to its diagnostics;
+#   - an agent's write of an unopened file to its diagnostics, and a burst
+#     of 1,000 writes over 200 unopened files to the last of their
+#     diagnostics (with the daemon's CPU and heap);
 #   - the memory of an idle daemon with three editors connected, beside
 #     three standalone servers.
 # Run it on a quiet machine.
@@ -17,5 +19,6 @@ cd "$(dirname "$0")/.."
 n=${1:-30}
 export PATH="$(go env GOPATH)/bin:$PATH"
 go test -run '^$' -bench 'DidChangeToDiagnostics|OnSave|AgentWriteToDiagnostic' -benchtime "${n}x" ./lsp/
+go test -run '^$' -bench 'AgentBurstToDiagnostics' -benchtime 5x ./lsp/
 go test -run '^$' -bench 'CodeActionToFailure' -benchtime "$((n / 3 + 1))x" ./lsp/
 go test -run '^$' -bench 'IdleMemoryThreeClients' -benchtime 1x ./cmd/aisbxd/

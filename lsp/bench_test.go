@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -189,4 +190,88 @@ func BenchmarkAgentWriteToDiagnostic(b *testing.B) {
 		samples = append(samples, time.Since(t0))
 	}
 	quantiles(b, samples, "ms")
+}
+
+// BenchmarkAgentBurstToDiagnostics: an agent process writes 1,000 times over
+// 200 files nobody has open (five rounds; the last plants a key in each).
+// Measured: from the agent's first write until every one of the 200 files
+// has been published with its key (agent-ms: the agent's own time, the
+// rest is the daemon catching up); the daemon side's CPU over that time
+// (this process: server and client, not the agent); its Go heap after.
+func BenchmarkAgentBurstToDiagnostics(b *testing.B) {
+	root := b.TempDir()
+	exec.Command("git", "-C", root, "init", "-q").Run()
+	os.WriteFile(filepath.Join(root, "aisbx.toml"), []byte("[checks]\nenabled = [\"secrets\", \"dangerous\", \"deps\"]\n"), 0o644)
+	c, ctx := watchingServerTB(b, root)
+	var samples, cpu, agent []time.Duration
+	for i := 0; b.Loop(); i++ {
+		dir := filepath.Join(root, fmt.Sprintf("burst%d", i))
+		want := map[string]bool{}
+		for f := 1; f <= 200; f++ {
+			want[lsptest.URI(filepath.Join(dir, fmt.Sprintf("d%d", f%10), fmt.Sprintf("f%d.py", f)))] = true
+		}
+		mark := c.Mark()
+		cpu0 := processCPU()
+		t0 := time.Now()
+		if out, err := exec.Command("sh", "-c", burstScript, "agent", dir).CombinedOutput(); err != nil {
+			b.Fatalf("agent: %v\n%s", err, out)
+		}
+		agent = append(agent, time.Since(t0))
+		// Every file is reported with its key, though none is open.
+		if _, err := c.WaitNotificationSince(ctx, mark, "textDocument/publishDiagnostics", func(raw json.RawMessage) bool {
+			var p lsptest.PublishDiagnostics
+			if json.Unmarshal(raw, &p) == nil && want[p.URI] {
+				for _, d := range p.Diagnostics {
+					if d.Code == "aws-access-key-id" {
+						delete(want, p.URI)
+					}
+				}
+			}
+			return len(want) == 0
+		}); err != nil {
+			b.Fatalf("%d files never reported with their key: %v", len(want), err)
+		}
+		samples = append(samples, time.Since(t0))
+		cpu = append(cpu, processCPU()-cpu0)
+	}
+	quantiles(b, samples, "ms")
+	b.ReportMetric(float64(median(cpu).Milliseconds()), "cpu-ms")
+	b.ReportMetric(float64(median(agent).Milliseconds()), "agent-ms")
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapInuse>>20), "heap-MiB")
+}
+
+// burstScript writes like a busy agent: 1,000 writes over 200 files in
+// ten new directories, the last round planting a key in each file.
+const burstScript = `
+set -e
+for round in 1 2 3 4 5; do
+  for i in $(seq 1 200); do
+    d="$1/d$((i % 10))"
+    mkdir -p "$d"
+    if [ "$round" = 5 ]; then
+      # aisbx:ignore[aws-access-key-id]: an invented key the agent plants
+      printf 'aws_key = "AKIAQ3EGUQ7Z4WJ5XK2M"  # file %s\n' "$i" > "$d/f$i.py"
+    else
+      printf 'value = %s\n' "$round$i" > "$d/f$i.py"
+    fi
+  done
+done
+`
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// processCPU is the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

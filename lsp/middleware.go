@@ -40,6 +40,12 @@ func (s *session) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrp
 		s.async(ctx, reply, call, s.control)
 		return nil
 	}
+	if !isCall && (method == protocol.MethodInitialize || method == protocol.MethodShutdown) {
+		// Requests sent without an id: nobody waits for an answer, and
+		// they must not change the session's state.
+		s.log.Warn("ignored a lifecycle request sent as a notification (no id)", "method", method)
+		return nil
+	}
 	if err := s.gate(method); err != nil {
 		if isCall {
 			return s.ignoreWriteErr(reply(ctx, nil, err))
