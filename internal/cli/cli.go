@@ -65,9 +65,15 @@ func init() {
 	}
 }
 
+// wantsHelp reports whether a command or a command group was given no
+// arguments or asked for help; callers print their usage and exit 0.
+func wantsHelp(args []string) bool {
+	return len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help"
+}
+
 // Main runs the command named by args[0] and returns the exit code.
 func Main(ctx context.Context, args []string, env *Env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if wantsHelp(args) {
 		usage(env.Stdout)
 		return ExitOK
 	}

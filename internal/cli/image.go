@@ -20,7 +20,7 @@ import (
 // cmdImage manages the sandbox images: `image build`, `image list` and
 // `image import`.
 func cmdImage(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if wantsHelp(args) {
 		imageUsage(env.Stdout)
 		return ExitOK
 	}

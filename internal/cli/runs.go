@@ -18,7 +18,7 @@ import (
 
 // cmdRuns reads the run records: `runs list` and `runs show ID`.
 func cmdRuns(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if wantsHelp(args) {
 		runsUsage(env.Stdout)
 		return ExitOK
 	}

@@ -31,7 +31,7 @@ Commands:
 
 // cmdVulnDB manages the OSV store.
 func cmdVulnDB(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if wantsHelp(args) {
 		fmt.Fprint(env.Stderr, vulndbUsage)
 		if len(args) == 0 {
 			return ExitUsage

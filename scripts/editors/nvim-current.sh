@@ -56,18 +56,9 @@ for tool in apt-get apt-cache dpkg-deb; do
 	command -v "$tool" >/dev/null || { echo "nvim-current.sh: $tool is required (a Debian system)" >&2; exit 1; }
 done
 
-# The first Debian archive URL of the system's apt sources (one-line or
-# deb822 format), so that trixie comes from the mirror this machine uses.
-mirror() {
-	local url
-	url=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' | head -n1)
-	if [ -z "$url" ]; then
-		url=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk 'tolower($1) == "uris:" && $2 ~ /debian\/?$/ && $2 !~ /security/ { print $2; exit }')
-	fi
-	echo "${url:-http://deb.debian.org/debian}"
-}
+# debian_mirror: trixie comes from the mirror this machine uses.
+# shellcheck source=../lib/debian.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/debian.sh"
 
 start=$(date +%s)
 mkdir -p "$CACHE"
@@ -75,7 +66,7 @@ work=$(mktemp -d "$CACHE/nvim-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lists/partial" "$work/archives/partial" "$work/debs" "$work/root"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb [signed-by=$keyring] $(mirror) $SUITE main" >"$work/sources.list"
+echo "deb [signed-by=$keyring] $(debian_mirror) $SUITE main" >"$work/sources.list"
 : >"$work/status"
 APT_OPTS=(
 	-o "Dir::Etc::SourceList=$work/sources.list"
@@ -90,7 +81,7 @@ APT_OPTS=(
 	-o "APT::Architectures=amd64"
 	-o "Debug::NoLocking=1"
 )
-say "apt-get update for $SUITE from $(mirror) (private lists in a temp dir)"
+say "apt-get update for $SUITE from $(debian_mirror) (private lists in a temp dir)"
 apt-get "${APT_OPTS[@]}" -q update >"$work/update.log" 2>&1 || { cat "$work/update.log" >&2; exit 1; }
 
 # Every package neovim and neovim-runtime depend on, recursively; the status

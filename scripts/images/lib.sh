@@ -53,18 +53,9 @@ skip_if_present() {
 	fi
 }
 
-# debian_mirror prints the first Debian archive URL from the apt sources,
-# so that debootstrap uses the mirror this machine is configured for.
-debian_mirror() {
-	local url
-	url=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' | head -n1)
-	if [ -z "$url" ]; then
-		url=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk 'tolower($1) == "uris:" && $2 ~ /debian\/?$/ && $2 !~ /security/ { print $2; exit }')
-	fi
-	echo "${url:-http://deb.debian.org/debian}"
-}
+# debian_mirror comes from scripts/lib/debian.sh.
+# shellcheck source=../lib/debian.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/debian.sh"
 
 # debian_rootfs prints the path of a cached tarball of a minimal Debian 12
 # with python3 and pytest, building it with debootstrap on first use.
