@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,4 +143,49 @@ func treeDigest(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestForkBombRemoteEngine: with a remote engine the host's cgroup files
+// mean nothing, so refused forks are read from inside the container, even
+// when the bomb's shell exits 0 after its children died.
+func TestForkBombRemoteEngine(t *testing.T) {
+	needEngine(t)
+	eng, err := connect("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.local = false // as over ssh:// or tcp://
+	opts, err := Options{PoolSize: 1, PidsLimit: 64, Memory: 256 << 20,
+		Profiles: map[string]Profile{"go": {Image: needBase(t, "go"), Mounts: []Mount{}}}}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := resolveProfiles(opts.Profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := newWithEngine(t.Context(), opts, profiles, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close(context.Background()) })
+	ws := copyTree(t, "testdata/hostile")
+	for _, tc := range []struct {
+		cmd  []string
+		want Status
+	}{
+		{[]string{"sh", "forkbomb.sh"}, StatusPidsLimit},
+		{[]string{"sh", "-c", "echo fine"}, StatusPassed},
+	} {
+		res, err := sb.Run(t.Context(), Job{Workspace: ws, Profile: "go", Cmd: tc.cmd, Timeout: 2 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != tc.want {
+			t.Errorf("%v: status %s (exit %d, reason %q), want %s", tc.cmd, res.Status, res.ExitCode, res.Reason, tc.want)
+		}
+		if tc.want == StatusPidsLimit && !strings.HasPrefix(res.Limit, "pids=") {
+			t.Errorf("%v: limit %q, want pids=...", tc.cmd, res.Limit)
+		}
+	}
 }

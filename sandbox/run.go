@@ -385,8 +385,23 @@ func (j *execution) finish(ctx context.Context, execID string, capt *capture) {
 			res.Reason = fmt.Sprintf("the job hit the process limit (%d) and then its timeout", j.limits.Pids)
 		}
 		return
+	case pidsHit:
+		// Forks were refused even though the job went on to exit (a fork
+		// bomb's shell waits for its children and exits 0): it did not pass.
+		res.Status, res.Limit = StatusPidsLimit, "pids="+strconv.FormatInt(j.limits.Pids, 10)
+		res.Reason = fmt.Sprintf("the job hit the process limit (%d processes and threads; %d forks refused) and exited %d",
+			j.limits.Pids, counter(j.b.cg.pidsEvents, "max"), res.ExitCode)
+		return
 	case res.ExitCode == 0:
 		res.Status = StatusPassed
+		// Without the host's cgroup files (a remote engine) refused forks
+		// are only visible from inside; a job that exited 0 is asked too.
+		if j.b.cg.pidsEvents == "" {
+			if pm := j.postMortem(ctx); pm.pidsMax > 0 {
+				res.Status, res.Limit = StatusPidsLimit, "pids="+strconv.FormatInt(j.limits.Pids, 10)
+				res.Reason = fmt.Sprintf("the job hit the process limit (%d processes and threads; %d forks refused) and exited 0", j.limits.Pids, pm.pidsMax)
+			}
+		}
 		return
 	}
 	// A container that stopped under the job was stopped by the engine
