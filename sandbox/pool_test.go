@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
 )
 
 // TestPoolWarmRun: a warmed pool hands out a pre-started container and
@@ -56,10 +59,18 @@ func TestReap(t *testing.T) {
 	sp := dead.specFor(p, img)
 	sp.labels[labelPID] = strconv.Itoa(gone.Process.Pid)
 	sp.labels[labelBoot] = "1"
-	orphan, err := dead.startBox(t.Context(), sp, "pool")
+	// Created, not started: a started one would need an exec, and the
+	// reaper of any sandbox starting meanwhile (other test packages run in
+	// parallel) may rightly remove it first. Gone either way is a pass.
+	cfg, host, err := dead.containerConfig(sp, "pool", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
+	orphan, err := dead.eng.cli.ContainerCreate(t.Context(), client.ContainerCreateOptions{Config: cfg, HostConfig: host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.destroy(context.Background(), orphan.ID)
 	kept, err := live.startBox(t.Context(), live.specFor(p, img), "pool")
 	if err != nil {
 		t.Fatal(err)
@@ -71,8 +82,8 @@ func TestReap(t *testing.T) {
 		t.Fatal(err)
 	}
 	left := strings.Join(containersOf(t, dead), " ")
-	if strings.Contains(left, shortID(orphan.id)) {
-		t.Errorf("the dead daemon's container %s survived the reap", shortID(orphan.id))
+	if strings.Contains(left, shortID(orphan.ID)) {
+		t.Errorf("the dead daemon's container %s survived the reap", shortID(orphan.ID))
 	}
 	if !strings.Contains(strings.Join(containersOf(t, live), " "), shortID(kept.id)) {
 		t.Errorf("the reap removed a live daemon's container")
