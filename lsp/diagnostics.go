@@ -190,8 +190,12 @@ func (s *session) onWorkspaceEvent(ws *workspace.Workspace, e workspace.Event) {
 		}
 		s.notify("aisbx/status", s.status(s.ctx))
 	case workspace.EventWatch:
-		if e.Watch != nil && e.Watch.Degraded {
+		switch {
+		case e.Watch == nil:
+		case e.Watch.Degraded:
 			s.showMessage(protocol.MessageTypeWarning, "aisbx: "+e.Watch.Reason)
+		default: // recovered after a warning
+			s.showMessage(protocol.MessageTypeInfo, "aisbx: every directory of "+ws.Root+" is watched again")
 		}
 	}
 }

@@ -214,3 +214,98 @@ func TestWatchLimitPolls(t *testing.T) {
 		}
 	}
 }
+
+// onLoop runs f on w's event loop and waits for it.
+func onLoop(probe chan<- func(), f func()) {
+	done := make(chan struct{})
+	probe <- func() { f(); close(done) }
+	<-done
+}
+
+// TestPolledDirsWatchedAgain caps the watches so that two directories are
+// polled, then frees two watches by removing watched directories. The polled
+// ones must go back to inotify, the user must be told that watching
+// recovered, and changes there must still be reported once polling stopped.
+func TestPolledDirsWatchedAgain(t *testing.T) {
+	root := t.TempDir()
+	for d := 0; d < 4; d++ {
+		writeOld(t, filepath.Join(root, fmt.Sprintf("d%d", d), "f.go"), "package x\n")
+	}
+	before := runtime.NumGoroutine()
+	col := newCollector()
+	probe := make(chan func())
+	w, err := New(context.Background(), root, Options{OnBatch: col.add, MaxWatches: 3,
+		PollInterval: 50 * time.Millisecond, RearmInterval: 100 * time.Millisecond, probe: probe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer checkGoroutines(t, before)
+	defer w.Close()
+	if st := w.Status(); st.Watches != 3 || st.Polled != 2 || !st.Degraded {
+		t.Fatalf("5 directories under MaxWatches 3: %+v", st)
+	}
+	select {
+	case <-w.Notices(): // the degraded notice
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notice for polled directories")
+	}
+
+	// Which of d0..d3 got the two watches besides the root's depends on
+	// the order the directory lists them in.
+	var watched, polled []string
+	onLoop(probe, func() {
+		for d := 0; d < 4; d++ {
+			name := fmt.Sprintf("d%d", d)
+			if n := w.tree.dirs[filepath.Join(root, name)]; n.watched {
+				watched = append(watched, name)
+			} else if n.polled {
+				polled = append(polled, name)
+			}
+		}
+	})
+	if len(watched) != 2 || len(polled) != 2 {
+		t.Fatalf("watched %v, polled %v: want two of each", watched, polled)
+	}
+	for _, name := range watched {
+		if err := os.RemoveAll(filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	deadline := time.After(10 * time.Second)
+	for recovered := false; !recovered; {
+		select {
+		case st := <-w.Notices():
+			recovered = !st.Degraded && st.Polled == 0 && st.Reason == ""
+		case <-deadline:
+			t.Fatalf("no recovered notice after freeing two watches; status %+v", w.Status())
+		}
+	}
+	var ticking bool
+	onLoop(probe, func() {
+		ticking = w.poll != nil
+		for _, name := range polled {
+			if n := w.tree.dirs[filepath.Join(root, name)]; n == nil || !n.watched || n.polled {
+				t.Errorf("%s: %+v, want watched", name, n)
+			}
+		}
+	})
+	if ticking {
+		t.Error("the poll ticker still runs with nothing left to poll")
+	}
+	if st := w.Status(); st.Watches != 3 || st.Polled != 0 || st.Degraded {
+		t.Errorf("status after recovery: %+v", st)
+	}
+
+	// Nothing polls any more: only inotify can report these.
+	start := col.len()
+	want := map[string]Kind{}
+	for _, name := range polled {
+		p := name + "/f.go"
+		if err := os.WriteFile(filepath.Join(root, p), []byte("package x // changed\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want[p] = Written
+	}
+	expectKinds(t, col, start, root, want)
+}

@@ -12,6 +12,9 @@ const (
 	DefaultDebounce     = 100 * time.Millisecond
 	DefaultMaxDelay     = time.Second
 	DefaultPollInterval = 2 * time.Second
+	// DefaultRearmInterval: polled directories are offered back to inotify
+	// at most this often.
+	DefaultRearmInterval = 30 * time.Second
 )
 
 // Options tune a Watcher. The zero value is usable.
@@ -35,6 +38,9 @@ type Options struct {
 	MaxWatches int
 	// PollInterval is how often polled directories are rescanned. Default 2 s.
 	PollInterval time.Duration
+	// RearmInterval is how often polled directories are offered back to
+	// inotify, in case watches freed up. Default 30 s.
+	RearmInterval time.Duration
 	// OnBatch, when set, receives every batch on the watcher's own goroutine
 	// instead of the Events channel. It must not block for long: events
 	// queue up behind it. A panic in it is recovered and logged.
@@ -45,6 +51,9 @@ type Options struct {
 	// hold, in tests, keeps the event loop from reading until closed, so a
 	// test can overflow the kernel queue.
 	hold <-chan struct{}
+	// probe, in tests, runs functions on the event loop, where the tree can
+	// be read without a race.
+	probe <-chan func()
 }
 
 func (o Options) withDefaults() Options {
@@ -59,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = DefaultPollInterval
+	}
+	if o.RearmInterval <= 0 {
+		o.RearmInterval = DefaultRearmInterval
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -53,6 +53,7 @@ type Watcher struct {
 	lastOverrun time.Time
 	noInotify   string
 	poll        *time.Ticker
+	lastRearm   time.Time
 }
 
 // pend is the raw history of one path inside the current settle window.
@@ -133,8 +134,9 @@ func (w *Watcher) Events() <-chan []Event {
 }
 
 // Notices receives the Status each time the watcher's coverage degrades (a
-// queue overflow, a directory that has to be polled), so the daemon can tell
-// the user. Only the latest notice is kept when nobody reads.
+// queue overflow, a directory that has to be polled) or recovers (Degraded
+// false: polled directories are watched again), so the daemon can tell the
+// user. Only the latest notice is kept when nobody reads.
 func (w *Watcher) Notices() <-chan Status { return w.notices }
 
 // Status reports how well the watcher currently covers its root.
@@ -222,6 +224,8 @@ func (w *Watcher) loop(ctx context.Context) {
 			w.ready = nil
 		case <-pollC:
 			w.safely("poll", w.pollOnce)
+		case f := <-w.opts.probe:
+			f()
 		}
 	}
 }
@@ -485,9 +489,20 @@ func (w *Watcher) dropDir(dir string, report bool) {
 	}
 }
 
+// pollOnce rescans the polled subtrees. Directories that can be watched
+// again are first handed back to inotify; they are still rescanned this
+// once, so that a change made between the last poll and the new watch is
+// not lost.
 func (w *Watcher) pollOnce() {
+	roots := make([]string, 0, len(w.polledRoots))
 	for d := range w.polledRoots {
-		w.scan(d, true)
+		roots = append(roots, d)
+	}
+	w.rearm(time.Now())
+	for _, d := range roots {
+		if w.tree.dirs[d] != nil { // not dropped by an earlier scan of this round
+			w.scan(d, true)
+		}
 	}
 	w.publish()
 }
@@ -567,8 +582,9 @@ func (w *Watcher) publish() {
 	}
 	s.refresh(w.limits, w.opts.PollInterval, w.noInotify)
 	changed := s.Reason != w.status.Reason
+	wasDegraded := w.status.Degraded
 	w.status = s
-	if changed && s.Degraded {
+	if changed && (s.Degraded || wasDegraded) {
 		w.notify(s)
 	}
 }

@@ -141,7 +141,11 @@ func feedItems(ws *workspace.Workspace, e workspace.Event) []feedItem {
 		if e.Watch == nil {
 			return nil
 		}
-		return []feedItem{{Time: now, Root: ws.Root, Kind: "watch", Detail: e.Watch.Reason}}
+		detail := e.Watch.Reason
+		if !e.Watch.Degraded {
+			detail = "recovered: every directory is watched again"
+		}
+		return []feedItem{{Time: now, Root: ws.Root, Kind: "watch", Detail: detail}}
 	case workspace.EventConfig:
 		if len(e.Problems) > 0 {
 			return []feedItem{{Time: now, Root: ws.Root, Kind: "config", Detail: e.Problems[0].String()}}

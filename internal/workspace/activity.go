@@ -375,7 +375,11 @@ func (w *Workspace) startWatching() {
 			w.act.mu.Lock()
 			w.act.watchStat = st
 			w.act.mu.Unlock()
-			w.log.Warn("watching degraded", "reason", st.Reason)
+			if st.Degraded {
+				w.log.Warn("watching degraded", "reason", st.Reason)
+			} else {
+				w.log.Info("watching recovered: every directory is watched again")
+			}
 			stCopy := st
 			w.publish(Event{Kind: EventWatch, Watch: &stCopy})
 		}

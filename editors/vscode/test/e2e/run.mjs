@@ -427,7 +427,11 @@ function helpers(page) {
         const input = page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await input.fill(name);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+        // Wait for the filtered list's focused row, not any row: the
+        // unfiltered "recently opened" list already shows the name, and an
+        // Enter before the filter applies (a loaded machine) opens whatever
+        // was focused there.
+        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout: 10_000 });
         await page.keyboard.press('Enter');
         await tab.waitFor({ timeout: 5_000 });
         return true;
@@ -450,7 +454,8 @@ function helpers(page) {
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(`>${title}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      // The focused row, as in openFile: Enter must not beat the filter.
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
     },
     async showProblems() {
