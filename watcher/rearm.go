@@ -13,10 +13,10 @@ import (
 // raised fs.inotify.max_user_watches, another program closing its watches.
 // A directory that still cannot be watched stays polled, and so does
 // everything below it. It runs on the event loop, at most once per
-// RearmInterval, and returns the directories it now watches.
-func (w *Watcher) rearm(now time.Time) []string {
+// RearmInterval.
+func (w *Watcher) rearm(now time.Time) {
 	if w.fsw == nil || len(w.polledRoots) == 0 || now.Sub(w.lastRearm) < w.opts.RearmInterval {
-		return nil
+		return
 	}
 	w.lastRearm = now
 	roots := make([]string, 0, len(w.polledRoots))
@@ -24,7 +24,7 @@ func (w *Watcher) rearm(now time.Time) []string {
 		roots = append(roots, d)
 	}
 	sort.Strings(roots) // the polled subtrees are disjoint; sorted for a stable order
-	var promoted []string
+	promoted := 0
 roots:
 	for _, root := range roots {
 		for _, d := range w.tree.subtree(root) {
@@ -44,11 +44,11 @@ roots:
 			n.polled, n.watched = false, true
 			w.polled--
 			w.watches++
-			promoted = append(promoted, d)
+			promoted++
 		}
 	}
-	if len(promoted) == 0 {
-		return nil
+	if promoted == 0 {
+		return
 	}
 	// The polled subtrees now start lower down, or nowhere.
 	clear(w.polledRoots)
@@ -64,6 +64,5 @@ roots:
 		w.poll.Stop()
 		w.poll = nil
 	}
-	w.log.Info("polled directories are watched again", "watched", len(promoted), "still polled", w.polled)
-	return promoted
+	w.log.Info("polled directories are watched again", "watched", promoted, "still polled", w.polled)
 }
