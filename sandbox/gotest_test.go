@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 )
 
 // TestGoTestInSandbox builds the go profile's image for testdata/gomod
@@ -12,7 +14,7 @@ import (
 // once with an unsaved buffer that breaks Add (fail at the right line).
 func TestGoTestInSandbox(t *testing.T) {
 	base := needBase(t, "go")
-	ws := copyTree(t, "testdata/gomod")
+	ws := testfs.TempCopy(t, "testdata/gomod")
 	sb := newTestSandbox(t, Options{PoolSize: 1, Memory: 1 << 30, PidsLimit: 256, TmpfsSize: 512 << 20,
 		Profiles: map[string]Profile{"go": {Base: base, Mounts: []Mount{}}}})
 	var steps []BuildProgress

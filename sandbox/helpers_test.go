@@ -175,29 +175,4 @@ func writeTree(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-// copyTree copies a testdata dir to a temp dir.
-func copyTree(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, fi.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func sleepShort() { time.Sleep(20 * time.Millisecond) }

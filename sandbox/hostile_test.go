@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 )
 
 // TestHostile runs each script of testdata/hostile on one warm pool: each
@@ -28,7 +30,7 @@ func TestHostile(t *testing.T) {
 		{"background.sh", 2 * time.Minute, StatusPassed, ""},
 	}
 	sb := newTestSandbox(t, Options{PoolSize: 2, OutputLimit: 16 << 20, OutputKeep: 64 << 10})
-	ws := copyTree(t, "testdata/hostile")
+	ws := testfs.TempCopy(t, "testdata/hostile")
 	if err := sb.Warm(t.Context(), "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +171,7 @@ func TestForkBombRemoteEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close(context.Background()) })
-	ws := copyTree(t, "testdata/hostile")
+	ws := testfs.TempCopy(t, "testdata/hostile")
 	for _, tc := range []struct {
 		cmd  []string
 		want Status

@@ -2,7 +2,6 @@ package deps
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,32 +9,8 @@ import (
 	"testing"
 
 	"github.com/aisbx/aisbx/checks"
+	"github.com/aisbx/aisbx/internal/testfs"
 )
-
-// copyTree copies a fixture so a test can change it.
-func copyTree(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func appendFile(t testing.TB, path, text string) {
 	t.Helper()
@@ -115,10 +90,10 @@ func TestEngineInvalidation(t *testing.T) {
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
-			root := copyTree(t, abs(t, st.root))
+			root := testfs.TempCopy(t, abs(t, st.root))
 			if st.root == "go/app" {
 				// The replace points at ../lib; bring it along.
-				lib := copyTree(t, abs(t, "go/lib"))
+				lib := testfs.TempCopy(t, abs(t, "go/lib"))
 				b, _ := os.ReadFile(filepath.Join(root, "go.mod"))
 				if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(strings.Replace(string(b), "../lib", lib, 1)), 0o644); err != nil {
 					t.Fatal(err)

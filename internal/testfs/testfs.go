@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// CopyTree copies the files below from into to.
-func CopyTree(t testing.TB, from, to string) {
+// CopyTree copies the files below from into to, with their permission
+// bits. Directories with a name in skip (node_modules, say) are left out
+// wherever they are.
+func CopyTree(t testing.TB, from, to string, skip ...string) {
 	t.Helper()
 	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -22,17 +25,33 @@ func CopyTree(t testing.TB, from, to string) {
 		}
 		rel, _ := filepath.Rel(from, p)
 		if d.IsDir() {
+			if p != from && slices.Contains(skip, d.Name()) {
+				return filepath.SkipDir
+			}
 			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+		return os.WriteFile(filepath.Join(to, rel), b, info.Mode().Perm())
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TempCopy copies the files below from into a new temp dir of t's and
+// returns it.
+func TempCopy(t testing.TB, from string) string {
+	t.Helper()
+	dir := t.TempDir()
+	CopyTree(t, from, dir)
+	return dir
 }
 
 // Git runs git in dir and fails the test if it fails.

@@ -11,8 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aisbx/aisbx/internal/testfs"
 	"github.com/aisbx/aisbx/internal/testsel"
 )
+
+// generated are the directories a copy of a sample project leaves out:
+// installed packages and bytecode caches, which the tools regenerate.
+var generated = []string{"node_modules", "__pycache__"}
 
 var regen = flag.Bool("regen", false, "re-run the real tools to regenerate testdata/fixtures (see testdata/gen.sh)")
 
@@ -114,7 +119,7 @@ func runFixture(t *testing.T, f fixture) ([]byte, int, error) {
 	if err := os.RemoveAll(filepath.Dir(fixtureWorkdir)); err != nil {
 		return nil, 0, err
 	}
-	copyTree(t, filepath.Join("testdata", "projects", f.project), fixtureWorkdir)
+	testfs.CopyTree(t, filepath.Join("testdata", "projects", f.project), fixtureWorkdir, generated...)
 	var out bytes.Buffer
 	code, err := runIn(t, fixtureWorkdir, f.framework, f.plan, CommandOptions{Workdir: fixtureWorkdir, GoFlags: f.goFlags}, &out)
 	return out.Bytes(), code, err
@@ -222,31 +227,6 @@ func missing(t testing.TB, what string) {
 		t.Fatalf("%s is required in CI", what)
 	}
 	t.Skipf("%s not found", what)
-}
-
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == "node_modules" || d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // markerLine returns the 1-based line of the first line of file (in a

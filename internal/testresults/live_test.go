@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aisbx/aisbx/internal/testfs"
 	"github.com/aisbx/aisbx/internal/testsel"
 )
 
@@ -36,9 +37,9 @@ func TestLiveAffectedRuns(t *testing.T) {
 	for _, c := range liveCases {
 		t.Run(c.workspace, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), "ws")
-			copyTree(t, filepath.Join(sampleWorkspaces, c.workspace), root)
+			testfs.CopyTree(t, filepath.Join(sampleWorkspaces, c.workspace), root, generated...)
 			breaks := filepath.Join(sampleWorkspaces, "breaks", c.workspace)
-			copyTree(t, breaks, root)
+			testfs.CopyTree(t, breaks, root, generated...)
 			changed := filesBelow(t, breaks)
 
 			sel, err := testsel.New(root, testsel.Options{}).Select(t.Context(), testsel.Request{Changed: changed})
@@ -142,8 +143,8 @@ func checkRanOnlySelected(t *testing.T, plan testsel.Plan, s *Summary) {
 // place.
 func TestLiveRerunFailed(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "ws")
-	copyTree(t, filepath.Join(sampleWorkspaces, "gows"), root)
-	copyTree(t, filepath.Join(sampleWorkspaces, "breaks", "gows"), root)
+	testfs.CopyTree(t, filepath.Join(sampleWorkspaces, "gows"), root, generated...)
+	testfs.CopyTree(t, filepath.Join(sampleWorkspaces, "breaks", "gows"), root, generated...)
 	s, _ := runPlan(t, root, testsel.Plan{Lang: testsel.LangGo, Dir: ".", Units: []string{"./geom", "./mathx", "./shapes"}})
 	var refs []testsel.TestRef
 	for _, r := range s.Failures() {
@@ -166,7 +167,7 @@ func TestLiveRerunFailed(t *testing.T) {
 // "dir" announcements keep each part's paths right.
 func TestLiveCombined(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "ws")
-	copyTree(t, filepath.Join(sampleWorkspaces, "gows"), root)
+	testfs.CopyTree(t, filepath.Join(sampleWorkspaces, "gows"), root, generated...)
 	// Break the nested module too, with a compile error.
 	write(t, filepath.Join(root, "tools", "lint", "lint.go"), []byte("package lint\n\nfunc Double(n int) int { return undefinedName }\n"))
 	var cmds []Command
@@ -260,7 +261,7 @@ func TestLiveRunThisTest(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.workspace, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), "ws")
-			copyTree(t, filepath.Join(sampleWorkspaces, c.workspace), root)
+			testfs.CopyTree(t, filepath.Join(sampleWorkspaces, c.workspace), root, generated...)
 			src, err := os.ReadFile(filepath.Join(root, c.file))
 			if err != nil {
 				t.Fatal(err)

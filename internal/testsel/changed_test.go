@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 )
 
 // TestChangedSince builds a git repository, changes it in every way git
@@ -89,9 +91,9 @@ func TestChangedSince(t *testing.T) {
 // each language.
 func TestSelectorCacheFollowsEdits(t *testing.T) {
 	root := t.TempDir()
-	copyTree(t, "testdata/workspaces/gows", filepath.Join(root, "go"))
-	copyTree(t, "testdata/workspaces/pyws", filepath.Join(root, "py"))
-	copyTree(t, "testdata/workspaces/jsws", filepath.Join(root, "js"))
+	testfs.CopyTree(t, "testdata/workspaces/gows", filepath.Join(root, "go"))
+	testfs.CopyTree(t, "testdata/workspaces/pyws", filepath.Join(root, "py"))
+	testfs.CopyTree(t, "testdata/workspaces/jsws", filepath.Join(root, "js"))
 	s := New(root, Options{})
 	units := func(changed string) []string {
 		t.Helper()
@@ -150,7 +152,7 @@ func mustStat(t *testing.T, p string) os.FileInfo {
 // directory follow a go.mod whose module line changed.
 func TestSelectorCacheFollowsModuleRename(t *testing.T) {
 	root := t.TempDir()
-	copyTree(t, "testdata/workspaces/gows", root)
+	testfs.CopyTree(t, "testdata/workspaces/gows", root)
 	s := New(root, Options{})
 	unitOf := func() string {
 		t.Helper()

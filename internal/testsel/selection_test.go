@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aisbx/aisbx/internal/testfs"
 )
 
 type selectionCase struct {
@@ -116,31 +118,9 @@ func mixedWorkspace(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	for dst, src := range map[string]string{"go": "gows", "py": "pyws", "js": "jsws"} {
-		copyTree(t, filepath.Join("testdata", "workspaces", src), filepath.Join(root, dst))
+		testfs.CopyTree(t, filepath.Join("testdata", "workspaces", src), filepath.Join(root, dst))
 	}
 	return root
-}
-
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestSelectRejectsPathsOutsideTheWorkspace: bad input gets a clear error.
