@@ -9,9 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -213,7 +214,7 @@ func generateDockerfile(p Profile, lockNames []string) string {
 	}
 	if len(p.Warm) > 0 {
 		b.WriteString("\nFROM deps AS warm\n")
-		for _, k := range sortedKeys(p.Env) {
+		for _, k := range slices.Sorted(maps.Keys(p.Env)) {
 			fmt.Fprintf(&b, "ENV %s=%s\n", k, strconv.Quote(p.Env[k]))
 		}
 		fmt.Fprintf(&b, "RUN chown %d:%d %s && mkdir -p /tmp/home && chown %d:%d /tmp/home\n", sandboxUID, sandboxUID, warmDir, sandboxUID, sandboxUID)
@@ -245,15 +246,6 @@ func needsMet(needs, have []string) bool {
 	return true
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // buildContext is the tar the engine builds from: the Dockerfile, the
 // lockfiles under deps/ and the snapshot (without secrets) under src/.
 func buildContext(dockerfile string, lock map[string][]byte, snap *Snapshot) ([]byte, error) {
@@ -269,7 +261,7 @@ func buildContext(dockerfile string, lock map[string][]byte, snap *Snapshot) ([]
 	if err := add("Dockerfile", []byte(dockerfile)); err != nil {
 		return nil, err
 	}
-	for _, n := range sortedKeys(lock) {
+	for _, n := range slices.Sorted(maps.Keys(lock)) {
 		if err := add("deps/"+n, lock[n]); err != nil {
 			return nil, err
 		}

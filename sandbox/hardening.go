@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +36,7 @@ func (s *Sandbox) containerConfig(sp spec, kind string, idle time.Duration) (*co
 	labels[labelExpires] = strconv.FormatInt(time.Now().Add(idle+time.Minute).Unix(), 10)
 
 	env := []string{"AISBX_WORKDIR=" + p.Workdir, "AISBX=1", "TMPDIR=/tmp"}
-	for _, k := range sortedKeys(p.Env) {
+	for _, k := range slices.Sorted(maps.Keys(p.Env)) {
 		env = append(env, k+"="+p.Env[k])
 	}
 	user := fmt.Sprintf("%d:%d", sandboxUID, sandboxUID)

@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -80,7 +82,7 @@ func imageTag(p Profile, baseID string, mounts []Mount, names []string, files ma
 	for _, w := range p.Warm {
 		fmt.Fprintf(h, "warm\x00%s\x00", w)
 	}
-	for _, k := range sortedKeys(p.Env) {
+	for _, k := range slices.Sorted(maps.Keys(p.Env)) {
 		fmt.Fprintf(h, "env\x00%s=%s\x00", k, p.Env[k])
 	}
 	fmt.Fprintf(h, "mounts\x00%s\x00", mountTargets(mounts))

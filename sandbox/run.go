@@ -8,8 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -159,13 +160,8 @@ func newRunID() string {
 }
 
 func extraFiles(files map[string][]byte, workdir string) ([]tarEntry, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []tarEntry
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(files)) {
 		var full string
 		if strings.HasPrefix(n, "/") {
 			full = path.Clean(n)
@@ -186,7 +182,7 @@ func extraFiles(files map[string][]byte, workdir string) ([]tarEntry, error) {
 
 func jobEnv(env map[string]string) ([]string, error) {
 	var out []string
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return nil, fmt.Errorf("%w: environment variable name %q", ErrInvalidJob, k)
 		}

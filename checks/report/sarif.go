@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -175,11 +176,7 @@ func sarifRules(known []checks.Rule, files []fileView) ([]sarifRule, map[string]
 			}
 		}
 	}
-	ids := make([]string, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(byID))
 	rules := make([]sarifRule, len(ids))
 	index := make(map[string]int, len(ids))
 	for i, id := range ids {

@@ -12,8 +12,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -92,11 +93,7 @@ func Main(ctx context.Context, args []string, env *Env) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "aisbxd: preflight checks and sandboxed tests for AI-written code")
 	fmt.Fprintln(w, "\nUsage: aisbxd <command> [flags]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(commands))
 	width := 0
 	for _, n := range names {
 		width = max(width, len(n))

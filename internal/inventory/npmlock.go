@@ -2,6 +2,8 @@ package inventory
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -119,7 +121,7 @@ func npmLockV2(src *Source, content []byte, lines []int, f *npmLockFile) error {
 			p.Location = Location{File: src.Path}
 		}
 		for _, m := range []map[string]string{lp.Dependencies, lp.OptionalDependencies, lp.PeerDependencies} {
-			for _, dn := range sortedKeys(m) {
+			for _, dn := range slices.Sorted(maps.Keys(m)) {
 				if k, ok := resolveNodeModules(keyOf, path, dn); ok {
 					p.Deps = append(p.Deps, k)
 				}
@@ -178,7 +180,7 @@ func npmLockV1(src *Source, content []byte, lines []int, f *npmLockFile, direct 
 	required := map[string]bool{}
 	var walk func(prefix string, deps map[string]npmLockEntryV1, top bool)
 	walk = func(prefix string, deps map[string]npmLockEntryV1, top bool) {
-		for _, n := range sortedKeys(deps) {
+		for _, n := range slices.Sorted(maps.Keys(deps)) {
 			e := deps[n]
 			for r := range e.Requires {
 				required[r] = true

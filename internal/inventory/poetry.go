@@ -1,6 +1,9 @@
 package inventory
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -57,7 +60,7 @@ func parsePoetryLock(src *Source, content []byte, sibling Sibling) error {
 				p.Location = locate(src, lines, sp.Start, sp.End)
 			}
 		}
-		for _, dep := range sortedKeys(lp.Dependencies) {
+		for _, dep := range slices.Sorted(maps.Keys(lp.Dependencies)) {
 			if k, ok := byName[NormalizePyPI(dep)]; ok {
 				p.Deps = append(p.Deps, k)
 			}

@@ -2,8 +2,9 @@ package inventory
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -91,13 +92,13 @@ func parsePyProject(src *Source, content []byte) error {
 	for _, d := range f.Project.Dependencies {
 		addPEP508(d, projSec, false)
 	}
-	for _, extra := range sortedKeys(f.Project.OptionalDependencies) {
+	for _, extra := range slices.Sorted(maps.Keys(f.Project.OptionalDependencies)) {
 		sec := find("project.optional-dependencies", "project")
 		for _, d := range f.Project.OptionalDependencies[extra] {
 			addPEP508(d, sec, false)
 		}
 	}
-	for _, g := range sortedKeys(f.DependencyGroups) {
+	for _, g := range slices.Sorted(maps.Keys(f.DependencyGroups)) {
 		sec := find("dependency-groups")
 		for _, d := range f.DependencyGroups[g] {
 			if s, ok := d.(string); ok { // {include-group = "x"} entries name no package
@@ -111,7 +112,7 @@ func parsePyProject(src *Source, content []byte) error {
 		if !ok {
 			sec = whole
 		}
-		for _, name := range sortedKeys(deps) {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
 			if strings.EqualFold(name, "python") {
 				continue
 			}
@@ -146,7 +147,7 @@ func parsePyProject(src *Source, content []byte) error {
 	}
 	addPoetry(f.Tool.Poetry.Dependencies, "tool.poetry.dependencies", false)
 	addPoetry(f.Tool.Poetry.DevDependencies, "tool.poetry.dev-dependencies", true)
-	for _, g := range sortedKeys(f.Tool.Poetry.Group) {
+	for _, g := range slices.Sorted(maps.Keys(f.Tool.Poetry.Group)) {
 		addPoetry(f.Tool.Poetry.Group[g].Dependencies, "tool.poetry.group."+g+".dependencies", true)
 	}
 	return nil
@@ -189,13 +190,4 @@ func pyprojectDirect(content []byte) (map[string]pyDirect, error) {
 		out[p.Name] = pyDirect{dev: p.Dev}
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

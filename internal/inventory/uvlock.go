@@ -1,6 +1,9 @@
 package inventory
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -65,10 +68,10 @@ func parseUVLock(src *Source, content []byte) error {
 			}
 		}
 		mark(p.Dependencies, false)
-		for _, g := range sortedKeys(p.OptionalDependencies) {
+		for _, g := range slices.Sorted(maps.Keys(p.OptionalDependencies)) {
 			mark(p.OptionalDependencies[g], false)
 		}
-		for _, g := range sortedKeys(p.DevDependencies) {
+		for _, g := range slices.Sorted(maps.Keys(p.DevDependencies)) {
 			mark(p.DevDependencies[g], true)
 		}
 	}

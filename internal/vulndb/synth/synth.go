@@ -13,8 +13,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -187,13 +188,8 @@ func NPMAdvisories(pkgs []Pkg, extra int, seed uint64) map[string][]byte {
 
 // WriteZip writes files as a zip archive, in name order.
 func WriteZip(w io.Writer, files map[string][]byte) error {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	zw := zip.NewWriter(w)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(files)) {
 		f, err := zw.Create(n)
 		if err != nil {
 			return err

@@ -16,10 +16,12 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -140,7 +142,7 @@ func compare(c config) error {
 		suites = append(suites, suite{name: "Python corpus", root: pyRoot, files: files, tool: "bandit " + toolVersion(bandit, "--version"),
 			toolCmd: func(out string) *exec.Cmd {
 				args := []string{"-q", "-f", "json", "-o", out}
-				cmd := exec.Command(bandit, append(args, sortedKeys(files)...)...)
+				cmd := exec.Command(bandit, append(args, slices.Sorted(maps.Keys(files))...)...)
 				cmd.Dir = pyRoot
 				return cmd
 			}, parse: parseBandit, mapping: banditRules})
@@ -188,7 +190,7 @@ func compare(c config) error {
 func runSuite(s suite, self, tmp string, rounds int) (ours, tool score, times map[string][]time.Duration, err error) {
 	times = map[string][]time.Duration{}
 	paths := make([]string, 0, len(s.files))
-	for _, p := range sortedKeys(s.files) {
+	for _, p := range slices.Sorted(maps.Keys(s.files)) {
 		paths = append(paths, filepath.Join(s.root, p))
 	}
 	out := filepath.Join(tmp, "tool.json")
@@ -307,7 +309,7 @@ func trees(c config, self, tmp string) error {
 		if err != nil {
 			return err
 		}
-		paths := sortedKeys(files)
+		paths := slices.Sorted(maps.Keys(files))
 		t := map[string][]time.Duration{}
 		out := filepath.Join(tmp, "tree.json")
 		for r := 0; r < c.treeRounds; r++ {
@@ -409,15 +411,6 @@ func toolVersion(bin string, flag string) string {
 		}
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func median(ds []time.Duration) time.Duration {
