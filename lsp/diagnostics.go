@@ -135,6 +135,23 @@ func (s *session) send(path string, gen uint64, version int32, result *checked, 
 	s.sendDiagnostics(path, version, diags)
 }
 
+// sendClosed publishes the diagnostics of a file that is not open in this
+// session, and supersedes any check of it still running. A file that had
+// none and still has none sends nothing.
+func (s *session) sendClosed(path string, diags []protocol.Diagnostic) {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	d := s.state(path)
+	was := d.published
+	d.published = len(diags) > 0
+	d.gen++
+	s.mu.Unlock()
+	if len(diags) > 0 || was {
+		s.sendDiagnostics(path, 0, diags)
+	}
+}
+
 // clear removes a closed document's diagnostics.
 func (s *session) clear(path string) {
 	s.pubMu.Lock()
@@ -226,24 +243,13 @@ func (s *session) publishConfigProblems(ws *workspace.Workspace) {
 		if _, open := s.docs.Get(path); open || path == "" {
 			continue
 		}
-		problems := byPath[path]
-		s.pubMu.Lock()
-		s.mu.Lock()
-		d := s.state(path)
-		wasShowing := d.published
-		d.published = len(problems) > 0
-		d.gen++
-		s.mu.Unlock()
-		if len(problems) > 0 || wasShowing {
-			var data []byte
-			for _, layer := range l.Layers {
-				if layer.Path == path {
-					data = layer.Data
-				}
+		var data []byte
+		for _, layer := range l.Layers {
+			if layer.Path == path {
+				data = layer.Data
 			}
-			s.sendDiagnostics(path, 0, configDiagnostics(textpos.NewIndex(data), problems, path))
 		}
-		s.pubMu.Unlock()
+		s.sendClosed(path, configDiagnostics(textpos.NewIndex(data), byPath[path], path))
 	}
 }
 
@@ -267,17 +273,7 @@ func (s *session) publishClosed(ws *workspace.Workspace, path string) {
 	}
 	diags = append(diags, testDiagnostics(ws, path, idx)...)
 	diags = append(diags, reviewDiagnostics(ws, path, idx)...)
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	s.mu.Lock()
-	d := s.state(path)
-	was := d.published
-	d.published = len(diags) > 0
-	d.gen++
-	s.mu.Unlock()
-	if len(diags) > 0 || was {
-		s.sendDiagnostics(path, 0, diags)
-	}
+	s.sendClosed(path, diags)
 }
 
 // testDiagDocURL explains failing-test diagnostics.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"go.lsp.dev/jsonrpc2"
@@ -139,37 +140,29 @@ func (s *session) commandNames() []string {
 	return names
 }
 
-// capBool walks a decoded capabilities object.
-func capBool(m map[string]any, path ...string) bool {
+// capAt walks a decoded capabilities object; nil where the path ends early.
+func capAt(m map[string]any, path ...string) any {
 	var cur any = m
 	for _, k := range path {
 		obj, ok := cur.(map[string]any)
 		if !ok {
-			return false
+			return nil
 		}
 		cur = obj[k]
 	}
-	b, _ := cur.(bool)
+	return cur
+}
+
+// capBool reports whether a capabilities flag is true.
+func capBool(m map[string]any, path ...string) bool {
+	b, _ := capAt(m, path...).(bool)
 	return b
 }
 
 // capHas reports whether a capabilities array holds want.
 func capHas(m map[string]any, want string, path ...string) bool {
-	var cur any = m
-	for _, k := range path {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return false
-		}
-		cur = obj[k]
-	}
-	list, _ := cur.([]any)
-	for _, v := range list {
-		if v == want {
-			return true
-		}
-	}
-	return false
+	list, _ := capAt(m, path...).([]any)
+	return slices.Contains(list, any(want))
 }
 
 // Initialize is never reached: initialize is answered in handle, leniently.
