@@ -26,19 +26,7 @@ func TestCommandConn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, err := Options{PoolSize: -1, Profiles: map[string]Profile{"go": {Image: needBase(t, "go"), Mounts: []Mount{}}}}.withDefaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles, err := resolveProfiles(opts.Profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb, err := newWithEngine(t.Context(), opts, profiles, &engine{cli: cli, host: "cmd://docker-system-dial-stdio", local: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close(context.Background())
+	sb := newSandboxOn(t, &engine{cli: cli, host: "cmd://docker-system-dial-stdio", local: true}, Options{PoolSize: -1})
 	ws := writeTree(t, map[string]string{"in.txt": "over stdio"})
 	res, err := sb.Run(t.Context(), Job{Workspace: ws, Profile: "go", Cmd: []string{"cat", "in.txt"}})
 	if err != nil {

@@ -76,6 +76,27 @@ func needBase(t testing.TB, profile string) string {
 
 // newTestSandbox returns a Sandbox whose profiles run straight on the base
 // images, with small limits so the hostile tests end fast.
+// newSandboxOn is a Sandbox with the test base image as its "go" profile
+// on eng, an engine a test connected its own way; it is closed with t.
+func newSandboxOn(t testing.TB, eng *engine, opts Options) *Sandbox {
+	t.Helper()
+	opts.Profiles = map[string]Profile{"go": {Image: needBase(t, "go"), Mounts: []Mount{}}}
+	opts, err := opts.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := resolveProfiles(opts.Profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := newWithEngine(t.Context(), opts, profiles, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close(context.Background()) })
+	return sb
+}
+
 func newTestSandbox(t testing.TB, opts Options) *Sandbox {
 	t.Helper()
 	needEngine(t)

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -157,20 +156,7 @@ func TestForkBombRemoteEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng.local = false // as over ssh:// or tcp://
-	opts, err := Options{PoolSize: 1, PidsLimit: 64, Memory: 256 << 20,
-		Profiles: map[string]Profile{"go": {Image: needBase(t, "go"), Mounts: []Mount{}}}}.withDefaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles, err := resolveProfiles(opts.Profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb, err := newWithEngine(t.Context(), opts, profiles, eng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close(context.Background()) })
+	sb := newSandboxOn(t, eng, Options{PoolSize: 1, PidsLimit: 64, Memory: 256 << 20})
 	ws := testfs.TempCopy(t, "testdata/hostile")
 	for _, tc := range []struct {
 		cmd  []string
