@@ -294,9 +294,9 @@ try {
     const text = await until('TestAdd and TestSub in the Testing view', 30_000, async () => {
       // Expand what is collapsed: children of a collapsed item are not in the DOM.
       for (const row of await page.locator('.test-explorer .monaco-list-row[aria-expanded="false"]').all()) {
-        await row.locator('.monaco-tl-twistie').click().catch(() => {});
+        await row.locator('.monaco-tl-twistie').click({ timeout: 2_000 }).catch(() => {});
       }
-      const t = await page.locator('.test-explorer').innerText().catch(() => '');
+      const t = (await page.locator('.test-explorer').allInnerTexts()).join('\n');
       return t.includes('TestAdd') && t.includes('TestSub') ? t : false;
     });
     await shot(page, 'testing-view');
@@ -418,10 +418,9 @@ function helpers(page) {
     /** Opens a workspace file through Quick Open (Ctrl+P), retrying while the workbench settles. */
     async openFile(name) {
       const tab = page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`);
-      const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines').filter({ visible: true }).first();
       await until(`${name} to open`, 60_000, async () => {
         // A focused tree (Testing, Explorer) would take the keys: start from the editor.
-        await editor.click({ position: { x: 5, y: 5 }, timeout: 2_000 }).catch(() => {});
+        await this.focusEditor({ ifOpen: true }).catch(() => {});
         await page.keyboard.press('Escape');
         await page.keyboard.press('Control+P');
         const input = page.locator('.quick-input-widget input');
@@ -436,8 +435,27 @@ function helpers(page) {
         await tab.waitFor({ timeout: 5_000 });
         return true;
       });
-      // Put the focus (and the cursor) in the editor for the keys that follow.
-      await editor.click({ position: { x: 5, y: 5 } });
+      // The keys that follow (Ctrl+G, Ctrl+.) go to the editor.
+      await this.focusEditor();
+    },
+    /**
+     * Puts the keyboard focus in the active editor. By command, not by a
+     * click: where a click lands depends on how the editor is scrolled
+     * (above its text, or on a code lens that would start a run).
+     */
+    async focusEditor({ ifOpen = false } = {}) {
+      const editor = page.locator('.editor-group-container.active .monaco-editor');
+      if (ifOpen && (await editor.count()) === 0) {
+        return;
+      }
+      // The tab shows before the editor widget is in the DOM.
+      await editor.first().waitFor({ timeout: 10_000 });
+      const focused = page.locator('.editor-group-container.active .monaco-editor.focused');
+      if ((await focused.count()) > 0) {
+        return;
+      }
+      await this.command('View: Focus Active Editor Group');
+      await focused.first().waitFor({ timeout: 10_000 });
     },
     /** Moves the cursor with Go to Line (Ctrl+G), 1-based line and column. */
     async gotoLine(line, col) {
@@ -465,7 +483,8 @@ function helpers(page) {
       }
     },
     async problemsText() {
-      return (await page.locator('.markers-panel').innerText().catch(() => '')) ?? '';
+      // allInnerTexts does not wait for the panel (innerText would, 30 s).
+      return (await page.locator('.markers-panel').allInnerTexts()).join('\n');
     },
     async statusBarText() {
       const items = await page.locator('.statusbar-item').allInnerTexts();
@@ -481,13 +500,15 @@ function helpers(page) {
       const text = await until('the Ctrl+. menu', 150_000, async () => {
         if (!(await widget.isVisible().catch(() => false))) {
           // VS Code says so in a transient overlay when nothing is offered.
-          const note = await page.locator('.monaco-editor-overlaymessage').filter({ visible: true }).first().innerText().catch(() => '');
+          // allInnerTexts does not wait: innerText on a missing element
+          // would wait out Playwright's 30 s action timeout.
+          const note = (await page.locator('.monaco-editor-overlaymessage').filter({ visible: true }).allInnerTexts()).join(' ');
           if (/no code actions/i.test(note)) {
             throw new Error(`VS Code says: ${oneLine(note)}`);
           }
           return false;
         }
-        const t = await widget.innerText();
+        const t = await widget.innerText({ timeout: 2_000 });
         return /\S/.test(t) && !/^\s*(Loading|No code actions)/i.test(t) ? t : false;
       });
       return { text, secs: ((Date.now() - start) / 1000).toFixed(1) };
