@@ -4,7 +4,10 @@
 //
 // For Go, Python and JavaScript/TypeScript source it flags every import that
 // resolves to neither the standard library, the workspace's own code, nor a
-// dependency the workspace declares or has installed. For manifests (go.mod,
+// dependency the workspace declares or has installed. A Python or JS file
+// with no manifest or virtualenv above it (a loose script) gets only the
+// near misses of popular packages (pyLooseTypo, jsLooseTypo): what it
+// imports may be installed anywhere. For manifests (go.mod,
 // requirements*.txt, pyproject.toml, Pipfile, package.json) it compares the
 // buffer with the manifest at git HEAD and judges each newly added name
 // against shipped lists of popular packages. Everything works offline; asking

@@ -252,14 +252,17 @@ func (c *Check) runJS(ctx context.Context, f *checks.File) ([]checks.Finding, er
 		}
 		if env == nil {
 			env = &jsRun{jsEnv: c.jsEnvMemo(filepath.Dir(f.Path), f.Root)}
-			if !env.basis {
-				return nil, nil
-			}
 		}
 		if env.resolve(imp.path, name) {
 			continue
 		}
-		out = append(out, c.jsUnresolved(env, imp, name))
+		var fd checks.Finding
+		if env.basis {
+			fd = c.jsUnresolved(env, imp, name)
+		} else if fd = c.jsLooseTypo(imp, name); fd.Rule == "" {
+			continue
+		}
+		out = append(out, fd)
 		online = append(online, pending{idx: len(out) - 1, eco: ecoNPM, name: name})
 	}
 	if env == nil {
@@ -270,6 +273,22 @@ func (c *Check) runJS(ctx context.Context, f *checks.File) ([]checks.Finding, er
 		errs = append(errs, err)
 	}
 	return out, joinErrs(errs)
+}
+
+// jsLooseTypo judges an import of a file with no package.json above it: as
+// for a loose Python script (pyLooseTypo), only a look-alike of a popular
+// package is worth a word. It returns the zero Finding otherwise.
+func (c *Check) jsLooseTypo(imp importRef, name string) checks.Finding {
+	if popularity(ecoNPM).rank(name) > 0 {
+		return checks.Finding{}
+	}
+	t := c.popularLookalike(ecoNPM, name)
+	if t == "" || versionSibling(name, t) {
+		return checks.Finding{}
+	}
+	start, end := imp.start, imp.start+len(name)
+	msg := fmt.Sprintf("package %q is one typo away from the popular npm package %q, and no package.json here declares it: check the name before you install anything", name, t)
+	return finding(RuleJSUnresolved, start, end, msg, replaceFix("Replace with "+t, start, end, t))
 }
 
 func (c *Check) jsUnresolved(env *jsRun, imp importRef, name string) checks.Finding {

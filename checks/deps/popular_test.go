@@ -190,3 +190,27 @@ func TestGoStdMatchesToolchain(t *testing.T) {
 		t.Logf("toolchain %s differs from the built-in list's; %d host packages, %d built in", lines[1], len(host), len(builtin))
 	}
 }
+
+// TestVersionSibling: names that only add a version or a letter at the end,
+// or change a digit, are siblings; misspellings are not.
+func TestVersionSibling(t *testing.T) {
+	tests := []struct {
+		name, target string
+		want         bool
+	}{
+		{"PySide", "pyside6", true},
+		{"PyQt4", "pyqt6", true},
+		{"pydy", "pydyf", true},
+		{"boto", "boto3", true},
+		{"expresss", "express", false}, // a doubled last letter
+		{"reqeusts", "requests", false},
+		{"nunpy", "numpy", false},
+		{"lodahs", "lodash", false},
+		{"flint", "flit", false},
+	}
+	for _, tt := range tests {
+		if got := versionSibling(tt.name, tt.target); got != tt.want {
+			t.Errorf("versionSibling(%q, %q) = %v, want %v", tt.name, tt.target, got, tt.want)
+		}
+	}
+}

@@ -347,16 +347,18 @@ func (c *Check) runPython(ctx context.Context, f *checks.File) ([]checks.Finding
 		return nil, nil
 	}
 	env := c.pyEnvMemo(filepath.Dir(f.Path), f.Root)
-	if !env.basis {
-		return nil, nil
-	}
 	var out []checks.Finding
 	var online []pending
 	for _, imp := range imps {
 		if imp.optional || c.allow.python(imp.path, "") || env.resolveImport(imp) {
 			continue
 		}
-		fd := c.pyUnresolved(env, imp)
+		var fd checks.Finding
+		if env.basis {
+			fd = c.pyUnresolved(env, imp)
+		} else if fd = c.pyLooseTypo(imp); fd.Rule == "" {
+			continue
+		}
 		out = append(out, fd)
 		online = append(online, pending{idx: len(out) - 1, eco: ecoPyPI, name: pyDistGuess(imp.path)})
 	}
@@ -379,15 +381,45 @@ func pyDistGuess(module string) string {
 	return pep503(top)
 }
 
-func (c *Check) pyUnresolved(env *pyEnv, imp importRef) checks.Finding {
-	top := imp.path
+// pyTop is an import's top-level module and its range in the file.
+func pyTop(imp importRef) (top string, start, end int) {
+	top = imp.path
 	if i := strings.IndexByte(top, '.'); i >= 0 {
 		top = top[:i]
 	}
-	start, end := imp.start, imp.start+len(top)
-	if end > imp.end {
-		end = imp.end
+	start, end = imp.start, imp.start+len(top)
+	return top, start, min(end, imp.end)
+}
+
+// pyLooseTypo judges an import of a loose script: no manifest or virtualenv
+// says what is installed, so an unknown name alone proves nothing (it may
+// be installed globally). A name one typo away from a popular distribution,
+// and not a known import itself, is still worth a word. It returns the zero
+// Finding otherwise.
+func (c *Check) pyLooseTypo(imp importRef) checks.Finding {
+	top, start, end := pyTop(imp)
+	if knownPyDist(imp) != "" {
+		return checks.Finding{}
 	}
+	t := c.popularLookalike(ecoPyPI, top)
+	if t == "" || versionSibling(top, t) {
+		return checks.Finding{}
+	}
+	msg := fmt.Sprintf("module %q is one typo away from the popular PyPI package %q, and no manifest or virtualenv here declares it: check the name before you install anything", top, t)
+	return pyTypoFinding(msg, t, start, end)
+}
+
+// pyTypoFinding is a py-unresolved-import finding on a look-alike of the
+// popular distribution t, with a fix to t's name when that is an import name.
+func pyTypoFinding(msg, t string, start, end int) checks.Finding {
+	if name := strings.ReplaceAll(t, "-", "_"); isPyIdent(name) {
+		return finding(RulePyUnresolved, start, end, msg, replaceFix("Replace with "+name, start, end, name))
+	}
+	return finding(RulePyUnresolved, start, end, msg)
+}
+
+func (c *Check) pyUnresolved(env *pyEnv, imp importRef) checks.Finding {
+	top, start, end := pyTop(imp)
 	// A near miss of something declared or installed is most likely a typo.
 	if s := c.closest(top, env.knownNames()); s != "" {
 		msg := fmt.Sprintf("module %q is neither installed nor declared; did you mean %q?", top, s)
@@ -399,10 +431,7 @@ func (c *Check) pyUnresolved(env *pyEnv, imp importRef) checks.Finding {
 	}
 	if t := c.popularLookalike(ecoPyPI, top); t != "" {
 		msg := fmt.Sprintf("module %q is not declared, and it is one typo away from the popular PyPI package %q: check the name before you install anything", top, t)
-		if name := strings.ReplaceAll(t, "-", "_"); isPyIdent(name) {
-			return finding(RulePyUnresolved, start, end, msg, replaceFix("Replace with "+name, start, end, name))
-		}
-		return finding(RulePyUnresolved, start, end, msg)
+		return pyTypoFinding(msg, t, start, end)
 	}
 	msg := fmt.Sprintf("module %q is not in the standard library, this project, its virtualenv or any declared dependency: check that the package really exists, then declare it", top)
 	return finding(RulePyUnresolved, start, end, msg)

@@ -209,3 +209,28 @@ func (c *Check) closest(name string, set *nearSet) string {
 func (c *Check) popularLookalike(e ecosystem, name string) string {
 	return popularity(e).lookalike(name, c.dist)
 }
+
+// versionSibling reports whether name and the popular target differ only at
+// the end (pyside and pyside6, pydy and pydyf) or only in digits (pyqt4 and
+// pyqt6). Such a name is more often an older or sibling package than a
+// typo; with nothing installed or declared to go by, it is left alone. A
+// doubled last letter (expresss) is a typo all the same.
+func versionSibling(name, target string) bool {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+	a, b := norm(name), norm(target)
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if tail, ok := strings.CutPrefix(b, a); ok && a != "" {
+		return strings.Trim(tail, a[len(a)-1:]) != ""
+	}
+	noDigits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return noDigits(a) == noDigits(b)
+}
