@@ -130,11 +130,13 @@ func TestAgentWritesAreCheckedInBackground(t *testing.T) {
 	if len(missed) > 0 {
 		t.Fatalf("%d of %d agent-written files were never reported with their key: %v", len(missed), len(want), missed[:min(5, len(missed))])
 	}
-	// Nothing is amplified: at most one check (published twice: the fast
-	// checks, then the linters) per write. The watcher's own tests show
-	// bursts to one file coalesce into one event.
-	if publishes > 2*1001 {
-		t.Errorf("%d publishes for 1,001 writes: more than one check per write", publishes)
+	// Nothing is amplified: a write publishes at most three times (its AI
+	// edit record, then its check's fast phase and its linters phase). The
+	// check queue usually folds them into fewer; how much depends on the
+	// machine's load, so only the bound is asserted. The watcher's own
+	// tests show bursts to one file coalesce into one event.
+	if publishes > 3*1001 {
+		t.Errorf("%d publishes for 1,001 writes: more than one record and one check per write", publishes)
 	}
 	t.Logf("%d files reported after %d publishes for 1,001 writes", len(want), publishes)
 
