@@ -16,3 +16,13 @@ type Check interface {
 	Applies(f *File) bool
 	Run(ctx context.Context, f *File) ([]Finding, error)
 }
+
+// Preparer is implemented by checks that do better over many files at once
+// than one by one: a linter that starts a process per file pays its
+// start-up every time. The CLI hands Engine.Prepare every on-disk file it is
+// about to check, in the order it will Run them; Run then answers from the
+// batch when the file is still as the batch saw it. Editors check one file
+// at a time and never call it.
+type Preparer interface {
+	Prepare(ctx context.Context, files []*File)
+}

@@ -104,6 +104,26 @@ func NewEngine(opts Options, checks ...Check) *Engine {
 // Checks returns the engine's checks.
 func (e *Engine) Checks() []Check { return e.checks }
 
+// Prepare gives each check that batches (Preparer) the files it applies to,
+// ahead of their Run. ctx bounds the batches' work.
+func (e *Engine) Prepare(ctx context.Context, files []*File) {
+	for _, c := range e.checks {
+		p, ok := c.(Preparer)
+		if !ok {
+			continue
+		}
+		var mine []*File
+		for _, f := range files {
+			if c.Applies(f) {
+				mine = append(mine, f)
+			}
+		}
+		if len(mine) > 0 {
+			p.Prepare(ctx, mine)
+		}
+	}
+}
+
 // Invalidate drops cached results, for when something outside the files
 // changed (a manifest, installed packages).
 func (e *Engine) Invalidate() {

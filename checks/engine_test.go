@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -165,5 +166,35 @@ func TestPerCheckTimeoutAndMaxSize(t *testing.T) {
 	e = NewEngine(Options{MaxFileSize: 2}, &wordCheck{word: "x", rule: "w"})
 	if r := e.Run(context.Background(), NewFile("", "/f", []byte("xxx"))); r.Skipped == "" || len(r.Findings) != 0 {
 		t.Fatalf("oversized file checked: %+v", r)
+	}
+}
+
+// goOnly is a Preparer that applies to Go files and records what it was
+// handed.
+type goOnly struct {
+	wordCheck
+	prepared []string
+}
+
+func (c *goOnly) Applies(f *File) bool { return f.Language == LangGo }
+
+func (c *goOnly) Prepare(_ context.Context, files []*File) {
+	for _, f := range files {
+		c.prepared = append(c.prepared, f.Path)
+	}
+}
+
+// TestPrepareHandsEachCheckItsFiles: a batching check gets the files it
+// applies to, in order; the others are not asked.
+func TestPrepareHandsEachCheckItsFiles(t *testing.T) {
+	g := &goOnly{wordCheck: wordCheck{word: "x"}}
+	e := NewEngine(Options{}, &wordCheck{word: "y"}, g)
+	var files []*File
+	for _, p := range []string{"/w/a.go", "/w/b.py", "/w/c.go"} {
+		files = append(files, NewFile("/w", p, nil))
+	}
+	e.Prepare(context.Background(), files)
+	if want := []string{"/w/a.go", "/w/c.go"}; !slices.Equal(g.prepared, want) {
+		t.Fatalf("prepared %v, want %v", g.prepared, want)
 	}
 }

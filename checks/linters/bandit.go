@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,7 @@ var banditTool = &tool{
 	local:       []string{".venv/bin", "venv/bin"},
 	versionArgs: []string{"--version"},
 	lint:        lintBandit,
+	lintMany:    lintBanditMany,
 }
 
 func lintBandit(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, error) {
@@ -33,15 +35,60 @@ func lintBandit(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, erro
 	return parseBandit(o.Stdout)
 }
 
-// parseBandit reads `bandit -f json`. Bandit 1.7.3+ gives 0-based byte
-// columns (col_offset, end_col_offset on the last line of line_range);
-// older versions give only lines.
+// lintBanditMany checks many files in one bandit process (batch.go).
+func lintBanditMany(ctx context.Context, env *toolEnv, dir string, paths []string) (map[string][]diag, map[string]error, error) {
+	o, err := env.exec(ctx, append([]string{"-f", "json", "-q"}, paths...), dir, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.ExitCode != 0 && o.ExitCode != 1 {
+		return nil, nil, failure(o)
+	}
+	byPath, failed, err := parseBanditFiles(o.Stdout)
+	if err != nil {
+		return nil, nil, err
+	}
+	errs := map[string]error{}
+	for _, e := range failed {
+		errs[filepath.Clean(e.Filename)] = e
+	}
+	return byPath, errs, nil
+}
+
+// parseBandit reads `bandit -f json` of one file.
 func parseBandit(stdout []byte) ([]diag, error) {
+	byPath, failed, err := parseBanditFiles(stdout)
+	if err != nil {
+		return nil, err
+	}
+	if len(failed) > 0 {
+		return nil, failed[0]
+	}
+	out := []diag{}
+	for _, ds := range byPath {
+		out = append(out, ds...)
+	}
+	return out, nil
+}
+
+// banditError is a file bandit could not check.
+type banditError struct {
+	Filename string `json:"filename"`
+	Reason   string `json:"reason"`
+}
+
+func (e banditError) Error() string {
+	return fmt.Sprintf("bandit could not check %s: %s", e.Filename, e.Reason)
+}
+
+// parseBanditFiles reads `bandit -f json`: the diagnostics by file
+// (filepath.Clean of the name bandit was given) and the files it could not
+// check. Bandit 1.7.3+ gives 0-based byte columns (col_offset,
+// end_col_offset on the last line of line_range); older versions give only
+// lines.
+func parseBanditFiles(stdout []byte) (map[string][]diag, []banditError, error) {
 	var rep struct {
-		Errors []struct {
-			Filename string `json:"filename"`
-			Reason   string `json:"reason"`
-		} `json:"errors"`
+		Errors  []banditError `json:"errors"`
 		Results []struct {
 			Filename     string `json:"filename"`
 			LineNumber   int    `json:"line_number"`
@@ -57,12 +104,9 @@ func parseBandit(stdout []byte) ([]diag, error) {
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return nil, fmt.Errorf("reading bandit JSON output: %w", err)
+		return nil, nil, fmt.Errorf("reading bandit JSON output: %w", err)
 	}
-	if len(rep.Errors) > 0 {
-		return nil, fmt.Errorf("bandit could not check %s: %s", rep.Errors[0].Filename, rep.Errors[0].Reason)
-	}
-	out := make([]diag, 0, len(rep.Results))
+	out := map[string][]diag{}
 	for _, r := range rep.Results {
 		d := diag{
 			Start:    loc{Line: r.LineNumber},
@@ -77,9 +121,10 @@ func parseBandit(stdout []byte) ([]diag, error) {
 				d.End = loc{Line: r.LineRange[len(r.LineRange)-1], Col: *r.EndColOffset + 1}
 			}
 		}
-		out = append(out, d)
+		name := filepath.Clean(r.Filename)
+		out[name] = append(out[name], d)
 	}
-	return out, nil
+	return out, rep.Errors, nil
 }
 
 func banditSeverity(s string) checks.Severity {

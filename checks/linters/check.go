@@ -33,6 +33,7 @@ type Check struct {
 	sem     chan struct{} // bounds concurrent tool processes
 	paths   *pathCache
 	pkgs    *pkgCache
+	batches batches // planned by Prepare (the CLI)
 }
 
 // New returns a Check running the enabled tools. It fails on a tool name it
@@ -132,6 +133,14 @@ func (c *Check) Run(ctx context.Context, f *checks.File) ([]checks.Finding, erro
 }
 
 func (c *Check) runTool(ctx context.Context, t *tool, f *checks.File) ([]checks.Finding, error) {
+	if t.lintMany != nil {
+		if ds, ok, err := c.fromBatch(ctx, t, f); ok {
+			if err != nil {
+				return nil, err
+			}
+			return toFindings(t, f, ds), nil
+		}
+	}
 	bin := c.paths.find(t, f)
 	if bin == "" {
 		return nil, nil // not installed: skipped quietly, listed by Detect

@@ -38,6 +38,10 @@ type fileStamp struct {
 	mtime time.Time
 }
 
+func stampOf(path string, fi os.FileInfo) fileStamp {
+	return fileStamp{path: path, size: fi.Size(), mtime: fi.ModTime()}
+}
+
 const (
 	pkgCacheEntries = 256
 	maxStamps       = 50000
@@ -151,7 +155,7 @@ func (c *pkgCache) fileHash(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st := fileStamp{path: p, size: fi.Size(), mtime: fi.ModTime()}
+	st := stampOf(p, fi)
 	c.mu.Lock()
 	h, ok := c.hashes[st]
 	c.mu.Unlock()

@@ -28,6 +28,9 @@ type tool struct {
 	// (shellcheck cannot lint zsh).
 	accepts func(f *checks.File) bool
 	lint    func(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, error)
+	// lintMany, when set, lints many files on disk in one process, for
+	// the CLI (batch.go).
+	lintMany lintManyFunc
 }
 
 // allTools returns the adapters in a stable order.

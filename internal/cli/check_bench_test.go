@@ -15,8 +15,10 @@ import (
 // engine builtin.NewEngine assembles, and reports files/s and MB/s (one
 // iteration is one whole run). AISBX_BENCH_TREE picks the tree (default:
 // $GOROOT/src/net/http); AISBX_BENCH_CONFIG an aisbx.toml (default: every
-// check but linters, whose cost is the tools'). bench/check.sh runs it over
-// a copy of the Go source tree beside gitleaks.
+// check but linters, whose cost is the tools'); AISBX_BENCH_BATCH=0 runs
+// each linter once per file instead of in batches. bench/check.sh runs it
+// over a copy of the Go source tree beside gitleaks, bench/check-python.sh
+// over Python's standard library with bandit.
 func BenchmarkCheckTree(b *testing.B) {
 	tree := os.Getenv("AISBX_BENCH_TREE")
 	if tree == "" {
@@ -32,6 +34,10 @@ func BenchmarkCheckTree(b *testing.B) {
 		if err := os.WriteFile(cfg, []byte("[checks]\nenabled = [\"secrets\", \"dangerous\", \"deps\", \"vulns\"]\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if os.Getenv("AISBX_BENCH_BATCH") == "0" {
+		batchLinters = false
+		b.Cleanup(func() { batchLinters = true })
 	}
 	out := filepath.Join(b.TempDir(), "report.json")
 	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--output", out, tree}
