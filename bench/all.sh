@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/aisbx-bench}
 mkdir -p "$OUT"
-for s in lsp secrets dangerous deps check check-python sandbox testsel watcher supply-chain; do
+for s in lsp secrets dangerous deps check check-linters sandbox testsel watcher supply-chain; do
   echo "== $s $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
   if bash "bench/$s.sh" >"$OUT/$s.txt" 2>&1; then
     echo "   ok: $OUT/$s.txt"

@@ -7,8 +7,8 @@
 // minding the unit its columns count in. A missing tool is skipped quietly;
 // Detect lists what is installed for `aisbxd doctor`. Go's package-level
 // tools run once per package directory and content, not once per file. The
-// CLI hands its whole file list to Prepare first, and bandit then checks 32
-// files per process (batch.go); editors lint one file at a time.
+// CLI hands its whole file list to Prepare first, and bandit and ESLint then
+// check many files per process (batch.go); editors lint one file at a time.
 //
 // It imports checks and internal/textpos, never lsp/ nor the other checks.
 // Read Check.Run first, then the tool table in tools.go.

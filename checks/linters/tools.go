@@ -29,8 +29,11 @@ type tool struct {
 	accepts func(f *checks.File) bool
 	lint    func(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, error)
 	// lintMany, when set, lints many files on disk in one process, for
-	// the CLI (batch.go).
-	lintMany lintManyFunc
+	// the CLI (batch.go), started in workDir(f) (projectDir when nil);
+	// files whose workDir is "" are not batched.
+	lintMany  lintManyFunc
+	workDir   func(f *checks.File) string
+	batchSize int // files per lintMany process; 0: defaultBatchSize
 }
 
 // allTools returns the adapters in a stable order.

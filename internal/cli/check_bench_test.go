@@ -17,7 +17,7 @@ import (
 // $GOROOT/src/net/http); AISBX_BENCH_CONFIG an aisbx.toml (default: every
 // check but linters, whose cost is the tools'); AISBX_BENCH_BATCH=0 runs
 // each linter once per file instead of in batches. bench/check.sh runs it
-// over a copy of the Go source tree beside gitleaks, bench/check-python.sh
+// over a copy of the Go source tree beside gitleaks, bench/check-linters.sh
 // over Python's standard library with bandit.
 func BenchmarkCheckTree(b *testing.B) {
 	tree := os.Getenv("AISBX_BENCH_TREE")
