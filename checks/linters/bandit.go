@@ -25,26 +25,20 @@ var banditTool = &tool{
 }
 
 func lintBandit(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, error) {
-	o, err := env.exec(ctx, []string{"-f", "json", "-q", f.Path}, projectDir(f), nil)
+	stdout, err := env.lintOutput(ctx, []string{"-f", "json", "-q", f.Path}, projectDir(f), nil)
 	if err != nil {
 		return nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, failure(o)
-	}
-	return parseBandit(o.Stdout)
+	return parseBandit(stdout)
 }
 
 // lintBanditMany checks many files in one bandit process (batch.go).
 func lintBanditMany(ctx context.Context, env *toolEnv, dir string, paths []string) (map[string][]diag, map[string]error, error) {
-	o, err := env.exec(ctx, append([]string{"-f", "json", "-q"}, paths...), dir, nil)
+	stdout, err := env.lintOutput(ctx, append([]string{"-f", "json", "-q"}, paths...), dir, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, nil, failure(o)
-	}
-	byPath, failed, err := parseBanditFiles(o.Stdout)
+	byPath, failed, err := parseBanditFiles(stdout)
 	if err != nil {
 		return nil, nil, err
 	}

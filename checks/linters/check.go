@@ -161,6 +161,20 @@ type toolEnv struct {
 	check   *Check
 }
 
+// lintOutput runs the tool (as exec does) and returns its stdout, for the
+// tools that exit 0 when they find nothing and 1 when they find something:
+// any other exit is a failure, reported with what the tool said.
+func (e *toolEnv) lintOutput(ctx context.Context, args []string, dir string, stdin []byte) ([]byte, error) {
+	o, err := e.exec(ctx, args, dir, stdin)
+	if err != nil {
+		return nil, err
+	}
+	if o.ExitCode != 0 && o.ExitCode != 1 {
+		return nil, failure(o)
+	}
+	return o.Stdout, nil
+}
+
 // exec runs the tool, waiting for a free slot first: the CLI checks many
 // files at once and must not start hundreds of linters together.
 func (e *toolEnv) exec(ctx context.Context, args []string, dir string, stdin []byte) (outcome, error) {

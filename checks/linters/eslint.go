@@ -61,27 +61,21 @@ func lintESLint(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, erro
 		return nil, nil
 	}
 	args := []string{"--format", "json-with-metadata", "--stdin", "--stdin-filename", f.Path}
-	o, err := env.exec(ctx, args, dir, f.Content)
+	stdout, err := env.lintOutput(ctx, args, dir, f.Content)
 	if err != nil {
 		return nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, failure(o)
-	}
-	return parseESLint(o.Stdout)
+	return parseESLint(stdout)
 }
 
 // lintESLintMany lints files on disk in one ESLint process started in their
 // config's directory (batch.go), as lintESLint lints one buffer.
 func lintESLintMany(ctx context.Context, env *toolEnv, dir string, paths []string) (map[string][]diag, map[string]error, error) {
-	o, err := env.exec(ctx, append([]string{"--format", "json-with-metadata", "--"}, paths...), dir, nil)
+	stdout, err := env.lintOutput(ctx, append([]string{"--format", "json-with-metadata", "--"}, paths...), dir, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, nil, failure(o)
-	}
-	byPath, err := parseESLintFiles(o.Stdout)
+	byPath, err := parseESLintFiles(stdout)
 	return byPath, nil, err
 }
 

@@ -25,14 +25,11 @@ var ruffTool = &tool{
 // project's configuration and apply per-file rules as if it read the file.
 func lintRuff(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, error) {
 	args := []string{"check", "--output-format", "json", "--no-fix", "--force-exclude", "--stdin-filename", f.Path, "-"}
-	o, err := env.exec(ctx, args, projectDir(f), f.Content)
+	stdout, err := env.lintOutput(ctx, args, projectDir(f), f.Content)
 	if err != nil {
 		return nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, failure(o)
-	}
-	return parseRuff(o.Stdout)
+	return parseRuff(stdout)
 }
 
 type ruffLoc struct {

@@ -57,14 +57,11 @@ func lintShellcheck(ctx context.Context, env *toolEnv, f *checks.File) ([]diag, 
 		}
 	}
 	args = append(args, "-")
-	o, err := env.exec(ctx, args, filepath.Dir(f.Path), f.Content)
+	stdout, err := env.lintOutput(ctx, args, filepath.Dir(f.Path), f.Content)
 	if err != nil {
 		return nil, err
 	}
-	if o.ExitCode != 0 && o.ExitCode != 1 {
-		return nil, failure(o)
-	}
-	return parseShellcheck(o.Stdout)
+	return parseShellcheck(stdout)
 }
 
 // parseShellcheck reads json1: 1-based lines and character columns, end
