@@ -105,7 +105,7 @@ func NewEngine(opts Options, checks ...Check) *Engine {
 func (e *Engine) Checks() []Check { return e.checks }
 
 // Prepare gives each check that batches (Preparer) the files it applies to,
-// ahead of their Run. ctx bounds the batches' work.
+// ahead of their Run.
 func (e *Engine) Prepare(ctx context.Context, files []*File) {
 	for _, c := range e.checks {
 		p, ok := c.(Preparer)
