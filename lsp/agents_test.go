@@ -48,24 +48,14 @@ func watchingServerTB(t testing.TB, root string) (*lsptest.Client, context.Conte
 
 // agentScript is a separate process writing like a coding agent: atomic
 // saves through a temp file and rename, files in new directories, then a
-// burst of 1,000 writes over 200 files whose last version holds a key.
+// burst of 1,000 writes over 200 files whose last version holds a key
+// (burstScript, which the benchmark runs too).
 const agentScript = `
 set -e
 cd "$1"
 mkdir -p pkg/deep/er
 printf 'x = 1\n' > pkg/.tmp.atomic && mv pkg/.tmp.atomic pkg/atomic.py
-for round in 1 2 3 4 5; do
-  for i in $(seq 1 200); do
-    d=gen/d$((i % 10))
-    mkdir -p "$d"
-    if [ "$round" = 5 ]; then
-      # aisbx:ignore[aws-access-key-id]: an invented key the agent plants
-      printf 'aws_key = "AKIAQ3EGUQ7Z4WJ5XK2M"  # file %s\n' "$i" > "$d/f$i.py"
-    else
-      printf 'value = %s\n' "$round$i" > "$d/f$i.py"
-    fi
-  done
-done
+sh -c "$2" burst "$1/gen"
 # aisbx:ignore[aws-access-key-id]: invented
 printf 'token = "AKIAQ3EGUQ7Z4WJ5XK2M"\n' > pkg/deep/er/new.py
 `
@@ -75,7 +65,7 @@ func TestAgentWritesAreCheckedInBackground(t *testing.T) {
 	exec.Command("git", "-C", root, "init", "-q").Run()
 	c, ctx := watchingServer(t, root)
 
-	cmd := exec.Command("sh", "-c", agentScript, "agent", root)
+	cmd := exec.Command("sh", "-c", agentScript, "agent", root, burstScript)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("agent: %v\n%s", err, out)
 	}

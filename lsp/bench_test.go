@@ -244,7 +244,7 @@ func BenchmarkAgentBurstToDiagnostics(b *testing.B) {
 }
 
 // burstScript writes like a busy agent: 1,000 writes over 200 files in
-// ten new directories, the last round planting a key in each file.
+// ten new directories under $1, the last round planting a key in each file.
 const burstScript = `
 set -e
 for round in 1 2 3 4 5; do

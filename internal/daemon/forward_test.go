@@ -1,18 +1,17 @@
 package daemon
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aisbx/aisbx/internal/frame"
+	"github.com/aisbx/aisbx/internal/testlog"
 )
 
 // listen opens a Unix socket in a temporary directory, as the daemon does.
@@ -87,11 +86,11 @@ type editorPipes struct {
 	fromServer *frame.Reader
 }
 
-func startForward(t *testing.T, conn net.Conn, redial func() (net.Conn, error)) (editorPipes, <-chan int, *logBuf) {
+func startForward(t *testing.T, conn net.Conn, redial func() (net.Conn, error)) (editorPipes, <-chan int, *testlog.Buffer) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	logs := &logBuf{}
+	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	done := make(chan int, 1)
 	go func() {
@@ -100,6 +99,18 @@ func startForward(t *testing.T, conn net.Conn, redial func() (net.Conn, error)) 
 	}()
 	t.Cleanup(func() { inW.Close(); outR.Close() })
 	return editorPipes{toServer: inW, fromServer: frame.NewReader(outR)}, done, logs
+}
+
+// exitCode waits for Forward to return and gives its exit code.
+func exitCode(t *testing.T, done <-chan int, after string) int {
+	t.Helper()
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Forward did not return after %s", after)
+		return 0
+	}
 }
 
 func (e editorPipes) send(t *testing.T, msg string) {
@@ -174,13 +185,8 @@ func TestForwardReplaysWhenTheDaemonDiesBeforeAnswering(t *testing.T) {
 	}
 	ed.send(t, `{"jsonrpc":"2.0","method":"exit"}`)
 	ed.toServer.Close()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit code %d after shutdown and exit; want 0", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Forward did not return after exit")
+	if code := exitCode(t, done, "exit"); code != 0 {
+		t.Errorf("exit code %d after shutdown and exit; want 0", code)
 	}
 }
 
@@ -211,33 +217,10 @@ func TestForwardDoesNotReplayAfterAnAnswer(t *testing.T) {
 	if msg := ed.read(t); !strings.Contains(msg, "window/showMessage") || !strings.Contains(msg, "stopped unexpectedly") {
 		t.Fatalf("editor got %s; want a showMessage that the daemon stopped", msg)
 	}
-	select {
-	case code := <-done:
-		if code != 1 {
-			t.Errorf("exit code %d; want 1 so that the editor restarts the server", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Forward did not return after the daemon died")
+	if code := exitCode(t, done, "the daemon died"); code != 1 {
+		t.Errorf("exit code %d; want 1 so that the editor restarts the server", code)
 	}
 	if redials != 0 {
 		t.Errorf("redialled %d times after an answer; want 0", redials)
 	}
-}
-
-// logBuf is a log sink the test can read while the forwarder writes.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -10,25 +10,32 @@ import (
 	"testing"
 )
 
-type buffer struct {
+// Buffer is a log sink safe for concurrent writers that a test can read
+// (String) while they write.
+type Buffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *buffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // New returns a debug-level logger for t.
 func New(t testing.TB) *slog.Logger {
-	b := &buffer{}
+	b := &Buffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
-			b.mu.Lock()
-			t.Logf("server log:\n%s", b.buf.String())
-			b.mu.Unlock()
+			t.Logf("server log:\n%s", b.String())
 		}
 	})
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
