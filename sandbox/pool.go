@@ -250,32 +250,39 @@ func (s *Sandbox) startBox(ctx context.Context, sp spec, kind string) (*box, err
 		}
 		return nil, s.eng.wrap("creating a sandbox container", err)
 	}
-	if err := ctx.Err(); err != nil {
+	b, err := s.readyBox(ctx, sp, res.ID)
+	if err != nil {
 		s.destroy(context.WithoutCancel(ctx), res.ID)
+		return nil, err
+	}
+	return b, nil
+}
+
+// readyBox starts a created container and its job's exec. On an error the
+// caller removes the container.
+func (s *Sandbox) readyBox(ctx context.Context, sp spec, id string) (*box, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("creating a sandbox container: %w", err)
 	}
-	if _, err := s.eng.cli.ContainerStart(ctx, res.ID, client.ContainerStartOptions{}); err != nil {
-		s.destroy(context.WithoutCancel(ctx), res.ID)
+	if _, err := s.eng.cli.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
 		return nil, s.eng.wrap("starting a sandbox container", err)
 	}
-	b := &box{id: res.ID, created: time.Now()}
+	b := &box{id: id, created: time.Now()}
 	if s.eng.local {
-		if in, err := s.eng.cli.ContainerInspect(ctx, res.ID, client.ContainerInspectOptions{}); err == nil && in.Container.State != nil {
+		if in, err := s.eng.cli.ContainerInspect(ctx, id, client.ContainerInspectOptions{}); err == nil && in.Container.State != nil {
 			b.cg = findCgroupFiles(in.Container.State.Pid)
 		}
 	}
 	// Start the job's exec now, off the run's path: it waits on stdin.
-	ex, err := s.eng.cli.ExecCreate(ctx, res.ID, client.ExecCreateOptions{
+	ex, err := s.eng.cli.ExecCreate(ctx, id, client.ExecCreateOptions{
 		AttachStdin: true, AttachStdout: true, AttachStderr: true, WorkingDir: sp.profile.Workdir,
 		Cmd: []string{"/bin/sh", "-c", jobScript, "aisbx-job"},
 	})
 	if err != nil {
-		s.destroy(context.WithoutCancel(ctx), res.ID)
 		return nil, s.eng.wrap("creating the job's exec", err)
 	}
 	att, err := s.eng.cli.ExecAttach(context.WithoutCancel(ctx), ex.ID, client.ExecAttachOptions{})
 	if err != nil {
-		s.destroy(context.WithoutCancel(ctx), res.ID)
 		return nil, s.eng.wrap("starting the job's exec", err)
 	}
 	b.job = &waitingJob{execID: ex.ID, att: att}
